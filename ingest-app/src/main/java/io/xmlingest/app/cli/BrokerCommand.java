@@ -1,0 +1,38 @@
+package io.xmlingest.app.cli;
+
+import io.xmlingest.app.kafka.EmbeddedKafkaBroker;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "broker", mixinStandardHelpOptions = true,
+        description = "Runs a real single-node Kafka broker (KRaft) in the foreground until stopped (Ctrl-C or SIGTERM), "
+                + "and prints its bootstrap address on standard output when it is ready.",
+        footer = {"", "Example:", "  java -Xmx1g -jar ingest-app.jar broker --port 9092 --data /var/lib/xmlingest-kafka"})
+final class BrokerCommand implements Callable<Integer> {
+
+    @Option(names = "--port", description = "Client port (default: ${DEFAULT-VALUE}).")
+    int port = 9092;
+
+    @Option(names = "--host", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    String host = "127.0.0.1";
+
+    @Option(names = "--data", description = "Data directory (default: ${DEFAULT-VALUE}).")
+    Path data = Path.of(".xmlingest/broker");
+
+    @Override
+    public Integer call() throws InterruptedException {
+        EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(data, host, port);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            broker.close();
+            stopped.countDown();
+        }, "broker-shutdown"));
+        System.out.println(broker.bootstrapServers());
+        System.out.flush();
+        stopped.await();
+        return ExitCodes.OK;
+    }
+}

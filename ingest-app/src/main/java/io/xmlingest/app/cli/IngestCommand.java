@@ -1,0 +1,112 @@
+package io.xmlingest.app.cli;
+
+import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.error.RecordRejectedException;
+import io.xmlingest.core.page.Page;
+import io.xmlingest.core.pipeline.FileSummary;
+import io.xmlingest.core.pipeline.IngestListener;
+import io.xmlingest.core.pipeline.IngestionPipeline;
+import io.xmlingest.core.pipeline.PhaseTimes;
+import io.xmlingest.core.publish.KafkaPagePublisher;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "ingest", mixinStandardHelpOptions = true,
+        description = "Publishes every record of the XML files to a Kafka topic, one message per record, and prints a summary.",
+        footer = {"", "Examples:",
+            "  java -jar ingest-app.jar ingest persons.xml --topic persons",
+            "  java -jar ingest-app.jar ingest a.xml b.xml --topic persons --bootstrap-servers broker:9092 -s page.max.records=500",
+            "", "Exit codes: 0 all records acknowledged, 1 a file failed, 2 invalid usage or setting,",
+            "            3 some records rejected (not published), 4 Kafka unavailable."})
+final class IngestCommand implements Callable<Integer> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(IngestCommand.class);
+
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = "XML files to ingest, in order.")
+    List<Path> files;
+
+    @Option(names = "--topic", paramLabel = "TOPIC", description = "The topic that receives the records (setting topic).")
+    String topic;
+
+    @Mixin
+    SettingsOptions options;
+
+    @Override
+    public Integer call() {
+        IngestConfig settings = options.resolve(topic == null ? Map.of() : Map.of(IngestSettings.TOPIC.key(), topic));
+        settings.get(IngestSettings.TOPIC);
+        IngestionPipeline.validateModel(settings);
+        long failed = 0;
+        long rejected = 0;
+        long records = 0;
+        long started = System.nanoTime();
+        try (KafkaTarget kafka = KafkaTarget.open(settings);
+             KafkaPagePublisher publisher = KafkaPagePublisher.open(kafka.config())) {
+            IngestionPipeline pipeline = IngestionPipeline.create(kafka.config(), publisher, new Listener());
+            for (Path file : files) {
+                try {
+                    FileSummary s = pipeline.ingest(file);
+                    records += s.records();
+                    rejected += s.rejected();
+                    System.out.println(describe(s));
+                } catch (FileFailedException e) {
+                    failed++;
+                    LOG.error("file failed: {}", e.getMessage());
+                    System.out.println(file + ": FAILED: " + e.getMessage());
+                }
+            }
+        }
+        if (files.size() > 1) {
+            double seconds = (System.nanoTime() - started) / 1e9;
+            System.out.printf(Locale.ROOT, "total: %d files, %d failed, %d records, %d rejected, %.1f s, %.0f records/s%n",
+                    files.size(), failed, records, rejected, seconds, records / Math.max(seconds, 1e-9));
+        }
+        return failed > 0 ? ExitCodes.FILE_FAILED : rejected > 0 ? ExitCodes.RECORDS_REJECTED : ExitCodes.OK;
+    }
+
+    static String describe(FileSummary s) {
+        PhaseTimes p = s.phases();
+        return String.format(Locale.ROOT,
+                "%s: %d records, %d pages, %d rejected, %.1f MB read, %.1f MB published, %.1f s, %.0f records/s "
+                        + "(identify %.1f s, scan %.1f s, bind %.1f s, serialize %.1f s, publish %.1f s) file id %s",
+                s.file(), s.records(), s.pages(), s.rejected(), s.fileBytes() / 1e6, s.messageBytes() / 1e6,
+                s.seconds(), s.recordsPerSecond(), p.identifyNanos() / 1e9, p.scanNanos() / 1e9, p.bindNanos() / 1e9,
+                p.serializeNanos() / 1e9, p.publishNanos() / 1e9, s.fileId());
+    }
+
+    /** Logs each rejected record with its position, and draws a progress line on a terminal. */
+    private static final class Listener implements IngestListener {
+        private final boolean terminal = System.console() != null;
+        private long lastDraw;
+
+        @Override
+        public void rejected(RecordRejectedException e) {
+            LOG.warn("record rejected, not published: {}", e.getMessage());
+        }
+
+        @Override
+        public void acknowledged(Page page, long bytesRead, long fileBytes) {
+            long now = System.nanoTime();
+            if (!terminal || fileBytes <= 0 || now - lastDraw < 200_000_000L) {
+                return;
+            }
+            lastDraw = now;
+            int percent = (int) Math.min(100, 100 * Math.max(0, bytesRead) / fileBytes);
+            System.err.printf(Locale.ROOT, "\r%s: %3d%% (%d records)   ", page.fileName(), percent, page.lastIndex() + 1);
+            if (percent >= 100) {
+                System.err.println();
+            }
+        }
+    }
+}

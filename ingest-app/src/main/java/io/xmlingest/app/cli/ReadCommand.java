@@ -1,0 +1,95 @@
+package io.xmlingest.app.cli;
+
+import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.publish.KafkaClientSettings;
+import java.io.BufferedOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "read", mixinStandardHelpOptions = true,
+        description = "Prints the topic's records, one JSON value per line, reading committed data only, "
+                + "and exits when caught up with the end of the topic as it was at start.",
+        footer = {"", "Examples:", "  java -jar ingest-app.jar read --topic persons --max 3",
+            "  java -jar ingest-app.jar read --topic persons --bootstrap-servers broker:9092 | wc -l"})
+final class ReadCommand implements Callable<Integer> {
+
+    @Option(names = "--topic", paramLabel = "TOPIC", description = "The topic to read (setting topic).")
+    String topic;
+
+    @Option(names = "--max", paramLabel = "N", description = "Stop after N records.")
+    long max = Long.MAX_VALUE;
+
+    @Mixin
+    SettingsOptions options;
+
+    @Override
+    public Integer call() {
+        IngestConfig settings = options.resolve(topic == null ? Map.of() : Map.of(IngestSettings.TOPIC.key(), topic));
+        String name = settings.get(IngestSettings.TOPIC);
+        PrintStream out = new PrintStream(new BufferedOutputStream(System.out, 1 << 16), false, StandardCharsets.UTF_8);
+        try (KafkaTarget kafka = KafkaTarget.open(settings);
+             KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProperties(kafka.config()))) {
+            List<PartitionInfo> infos = consumer.partitionsFor(name, Duration.ofSeconds(30));
+            if (infos == null || infos.isEmpty()) {
+                throw new FileFailedException("topic " + name + " does not exist at "
+                        + kafka.config().get(IngestSettings.BOOTSTRAP_SERVERS), null, IngestSettings.TOPIC.key(), null);
+            }
+            List<TopicPartition> partitions = infos.stream().map(i -> new TopicPartition(name, i.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            long printed = 0;
+            while (printed < max && !caughtUp(consumer, end)) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                    if (r.offset() >= end.get(new TopicPartition(r.topic(), r.partition())) || printed >= max) {
+                        continue;
+                    }
+                    out.write(r.value(), 0, r.value().length);
+                    out.write('\n');
+                    printed++;
+                }
+            }
+        } finally {
+            out.flush();
+        }
+        return ExitCodes.OK;
+    }
+
+    private static boolean caughtUp(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> end) {
+        for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
+            if (consumer.position(e.getKey()) < e.getValue()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static Properties consumerProperties(IngestConfig config) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KafkaClientSettings.bootstrapServers(config));
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, "xmlingest-read");
+        return p;
+    }
+}

@@ -1,0 +1,159 @@
+package io.xmlingest.app.kafka;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import kafka.tools.StorageTool;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+
+/**
+ * A real single-node Kafka broker (KRaft, combined broker and controller) running in this JVM
+ * from Kafka's own server artifacts, over a data directory that survives restarts. It is what
+ * {@code broker} runs and what {@code ingest} and {@code read} start when no brokers are named.
+ */
+public final class EmbeddedKafkaBroker implements AutoCloseable {
+
+    private final KafkaRaftServer server;
+    private final String bootstrapServers;
+    private final Path dataDir;
+
+    private EmbeddedKafkaBroker(KafkaRaftServer server, String bootstrapServers, Path dataDir) {
+        this.server = server;
+        this.bootstrapServers = bootstrapServers;
+        this.dataDir = dataDir;
+    }
+
+    /**
+     * Formats the data directory if it is new, starts the broker and waits until it answers.
+     *
+     * @param port the client port; 0 picks a free one
+     */
+    public static EmbeddedKafkaBroker start(Path dataDir, String host, int port) {
+        try {
+            Files.createDirectories(dataDir);
+            Path logs = dataDir.toAbsolutePath().resolve("logs");
+            int clientPort = port == 0 ? freePort() : port;
+            int controllerPort = freePort();
+            Properties props = new Properties();
+            props.put("process.roles", "broker,controller");
+            props.put("node.id", "1");
+            props.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
+            props.put("listeners", "PLAINTEXT://" + host + ":" + clientPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+            props.put("advertised.listeners", "PLAINTEXT://" + advertisedHost(host) + ":" + clientPort);
+            props.put("controller.listener.names", "CONTROLLER");
+            props.put("inter.broker.listener.name", "PLAINTEXT");
+            props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            props.put("log.dirs", logs.toString());
+            // One node: internal topics cannot have more than one replica.
+            props.put("offsets.topic.replication.factor", "1");
+            props.put("offsets.topic.num.partitions", "5");
+            props.put("transaction.state.log.replication.factor", "1");
+            props.put("transaction.state.log.min.isr", "1");
+            props.put("transaction.state.log.num.partitions", "5");
+            props.put("share.coordinator.state.topic.replication.factor", "1");
+            props.put("share.coordinator.state.topic.min.isr", "1");
+            props.put("default.replication.factor", "1");
+            props.put("min.insync.replicas", "1");
+            props.put("group.initial.rebalance.delay.ms", "0");
+            props.put("auto.create.topics.enable", "false");
+            props.put("num.partitions", "1");
+            if (!Files.exists(logs.resolve("meta.properties"))) {
+                format(dataDir, props);
+            }
+            KafkaConfig config = KafkaConfig.fromProps(props, false);
+            KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
+            try {
+                server.startup();
+            } catch (RuntimeException e) {
+                server.shutdown();
+                throw explain(dataDir, e);
+            }
+            String bootstrap = advertisedHost(host) + ":" + clientPort;
+            EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, bootstrap, dataDir);
+            broker.awaitReady(Duration.ofSeconds(60));
+            return broker;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prepare the broker's data directory " + dataDir, e);
+        }
+    }
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    private static void format(Path dataDir, Properties props) throws IOException {
+        Path propsFile = dataDir.resolve("server.properties");
+        try (OutputStream out = Files.newOutputStream(propsFile)) {
+            props.store(out, "written by xmlingest for the storage format step; the broker is configured in code");
+        }
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        int rc;
+        try (PrintStream print = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
+            rc = StorageTool.execute(new String[] {"format", "--config", propsFile.toString(),
+                "--cluster-id", Uuid.randomUuid().toString()}, print);
+        }
+        if (rc != 0) {
+            throw new IllegalStateException("formatting the broker's data directory " + dataDir + " failed: "
+                    + captured.toString(StandardCharsets.UTF_8));
+        }
+    }
+
+    private void awaitReady(Duration timeout) {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        try (Admin admin = Admin.create(p)) {
+            admin.describeCluster().nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            close();
+            throw new IllegalStateException("the embedded broker did not answer at " + bootstrapServers + " within "
+                    + timeout.toSeconds() + " s", e);
+        }
+    }
+
+    private static RuntimeException explain(Path dataDir, RuntimeException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (String.valueOf(t.getMessage()).contains("lock")) {
+                return new IllegalStateException("the broker data directory " + dataDir.toAbsolutePath()
+                        + " is in use by another broker (a running 'broker' command?); name that broker with "
+                        + "--bootstrap-servers, or choose another directory with embedded.data.dir", e);
+            }
+        }
+        return e;
+    }
+
+    private static String advertisedHost(String host) {
+        return "0.0.0.0".equals(host) ? InetAddress.getLoopbackAddress().getHostAddress() : host;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        }
+    }
+
+    @Override
+    public void close() {
+        server.shutdown();
+        server.awaitShutdown();
+    }
+}

@@ -1,0 +1,107 @@
+package io.xmlingest.core.bind;
+
+import io.xmlingest.core.error.ErrorLocation;
+import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.error.RecordRejectedException;
+import jakarta.xml.bind.JAXBContext;
+import jakarta.xml.bind.JAXBException;
+import jakarta.xml.bind.Unmarshaller;
+import jakarta.xml.bind.ValidationEvent;
+import jakarta.xml.bind.ValidationEventLocator;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamReader;
+
+/**
+ * Binds records with JAXB, strictly. JAXB's default event handler ignores values that do not
+ * convert and elements it does not know, leaving a silent null or zero behind; here the first
+ * such event rejects the record, and so does a required value that is missing.
+ *
+ * <p>One instance per thread: the {@link JAXBContext} is shared and thread-safe, the
+ * {@link Unmarshaller} is not and is reused for every record of this binder.
+ */
+public final class JaxbRecordBinder<T> implements RecordBinder<T> {
+
+    private final Class<T> type;
+    private final Unmarshaller unmarshaller;
+    private ValidationEvent firstEvent;
+
+    public JaxbRecordBinder(JAXBContext context, Class<T> type) {
+        this.type = type;
+        try {
+            this.unmarshaller = context.createUnmarshaller();
+            this.unmarshaller.setEventHandler(event -> {
+                if (firstEvent == null) {
+                    firstEvent = event;
+                }
+                return false;
+            });
+        } catch (JAXBException e) {
+            throw new IllegalStateException("cannot create an unmarshaller for " + type.getName(), e);
+        }
+    }
+
+    @Override
+    public T bind(XMLStreamReader record, ErrorLocation where) {
+        firstEvent = null;
+        T value;
+        try {
+            value = unmarshaller.unmarshal(record, type).getValue();
+        } catch (JAXBException | RuntimeException e) {
+            XMLStreamException broken = streamFault(e);
+            if (broken != null) {
+                throw new FileFailedException("XML is not readable: " + firstLine(broken.getMessage()),
+                        at(where, broken.getLocation() == null ? -1 : broken.getLocation().getLineNumber(),
+                                broken.getLocation() == null ? -1 : broken.getLocation().getColumnNumber()), null, broken);
+            }
+            throw rejected(e, where);
+        }
+        if (firstEvent != null) {
+            // JAXB recovered from an event it was told not to recover from: still a rejection.
+            throw rejected(null, where);
+        }
+        String missing = RequiredValues.firstMissing(value);
+        if (missing != null) {
+            throw new RecordRejectedException("record does not bind: required value " + missing + " is missing",
+                    where, null);
+        }
+        return value;
+    }
+
+    private RecordRejectedException rejected(Exception e, ErrorLocation where) {
+        if (firstEvent != null) {
+            ValidationEventLocator loc = firstEvent.getLocator();
+            int line = loc == null ? -1 : loc.getLineNumber();
+            int column = loc == null ? -1 : loc.getColumnNumber();
+            String detail = firstEvent.getMessage();
+            if ((detail == null || detail.isBlank()) && firstEvent.getLinkedException() != null) {
+                detail = firstEvent.getLinkedException().toString();
+            }
+            return new RecordRejectedException("record does not bind: " + firstLine(detail), at(where, line, column), e);
+        }
+        return new RecordRejectedException("record does not bind: " + firstLine(String.valueOf(e)), where, e);
+    }
+
+    private static ErrorLocation at(ErrorLocation where, int line, int column) {
+        return line > 0 ? where.withPosition(line, column, -1) : where;
+    }
+
+    private static XMLStreamException streamFault(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof XMLStreamException x) {
+                return x;
+            }
+            if (t instanceof JAXBException j && j.getLinkedException() instanceof XMLStreamException x) {
+                return x;
+            }
+        }
+        return null;
+    }
+
+    private static String firstLine(String text) {
+        if (text == null) {
+            return "unknown error";
+        }
+        int nl = text.indexOf('\n');
+        return (nl < 0 ? text : text.substring(0, nl)).strip();
+    }
+}

@@ -1,0 +1,44 @@
+package io.xmlingest.core.bind;
+
+/**
+ * Strict parsers for XML Schema's lexical forms, used by generated models in place of JAXB's
+ * lenient defaults (which turn some invalid booleans into false and bind missing values as
+ * primitive zeros). Invalid text throws, and JAXB reports that as an error for the record.
+ */
+public final class XsdLexical {
+    private XsdLexical() {
+    }
+
+    public static Boolean parseBoolean(String text) {
+        String t = collapse(text);
+        return switch (t) {
+            case "true", "1" -> Boolean.TRUE;
+            case "false", "0" -> Boolean.FALSE;
+            default -> throw new IllegalArgumentException("'" + text + "' is not an xs:boolean (true, false, 1 or 0)");
+        };
+    }
+
+    public static String printBoolean(Boolean value) {
+        return value == null ? null : value.toString();
+    }
+
+    public static Long parseLong(String text) {
+        String t = collapse(text);
+        try {
+            return Long.valueOf(t.startsWith("+") ? t.substring(1) : t);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + text + "' is not an xs:long");
+        }
+    }
+
+    public static String printLong(Long value) {
+        return value == null ? null : value.toString();
+    }
+
+    private static String collapse(String text) {
+        if (text == null) {
+            throw new IllegalArgumentException("missing value");
+        }
+        return text.strip();
+    }
+}

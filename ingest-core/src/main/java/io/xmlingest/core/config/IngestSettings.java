@@ -1,0 +1,112 @@
+package io.xmlingest.core.config;
+
+import static io.xmlingest.core.config.Validators.between;
+import static io.xmlingest.core.config.Validators.notBlank;
+import static io.xmlingest.core.config.Validators.oneOf;
+
+import java.util.List;
+import javax.xml.namespace.QName;
+
+/**
+ * Every setting of the ingestion pipeline, declared once. Key names are published and are
+ * forever: choose new ones with care.
+ */
+public final class IngestSettings {
+    private IngestSettings() {
+    }
+
+    public static final Setting<QName> RECORD_ELEMENT = Setting.of("record.element", SettingType.QNAME,
+            new QName("urn:xmlingest:sample:persons", "person"),
+            "The element that is one record, namespace-qualified as {namespace-uri}local-name. "
+                    + "The first such element at any depth starts a record; elements of the same name "
+                    + "nested inside it are part of that record.", v -> null);
+
+    public static final Setting<String> RECORD_CLASS = Setting.of("record.class", SettingType.STRING,
+            "io.xmlingest.sample.persons.Person",
+            "The JAXB class each record is bound to; it must be on the class path.", notBlank());
+
+    public static final Setting<String> RECORD_KEY = Setting.of("record.key", SettingType.STRING, "id",
+            "The attribute or child element (local name) of the record whose value is the message key. "
+                    + "Empty: the key is <file id>:<record index>. A record whose key value is missing is rejected.",
+            v -> null);
+
+    public static final Setting<Integer> RECORD_MAX_REJECTED = Setting.of("file.max.rejected.records", SettingType.INT,
+            1000,
+            "How many records of one file may be rejected (do not bind, miss a required value) before the "
+                    + "whole file is failed. Rejected records are reported with their position and never published.",
+            between(0, Integer.MAX_VALUE));
+
+    public static final Setting<String> TOPIC = Setting.required("topic", SettingType.STRING,
+            "The Kafka topic that receives one message per record.", notBlank());
+
+    public static final Setting<Integer> TOPIC_PARTITIONS = Setting.of("topic.partitions", SettingType.INT, 3,
+            "Partitions of the record topic when xmlingest creates it. An existing topic is used as it is.",
+            between(1, 100_000));
+
+    public static final Setting<Integer> TOPIC_REPLICATION_FACTOR = Setting.of("topic.replication.factor",
+            SettingType.INT, -1,
+            "Replication factor of the record topic when xmlingest creates it; -1 takes the broker's default.",
+            v -> v == -1 || (v >= 1 && v <= Short.MAX_VALUE) ? null : "must be -1 or between 1 and 32767");
+
+    public static final Setting<Long> TOPIC_READY_TIMEOUT_MS = Setting.of("topic.ready.timeout.ms", SettingType.LONG,
+            60_000L,
+            "How long to wait for the topic to exist with a leader on every partition before producing.",
+            between(1, 3_600_000));
+
+    public static final Setting<Integer> PAGE_MAX_RECORDS = Setting.of("page.max.records", SettingType.INT, 1000,
+            "A page closes after this many records. A page is the unit handed to Kafka and confirmed as a whole.",
+            between(1, 1_000_000));
+
+    public static final Setting<Long> PAGE_MAX_BYTES = Setting.of("page.max.bytes", SettingType.BYTES, 4L * 1024 * 1024,
+            "A page closes before its serialized keys and values exceed this size. "
+                    + "A single record larger than this forms a page of its own.",
+            between(1024, 1L << 31));
+
+    public static final Setting<Integer> PUBLISH_MAX_PAGES_IN_FLIGHT = Setting.of("publish.max.pages.in.flight",
+            SettingType.INT, 4,
+            "Pages handed to Kafka but not yet acknowledged; reading waits when this many are outstanding, "
+                    + "which bounds memory.", between(1, 64));
+
+    public static final Setting<String> BOOTSTRAP_SERVERS = Setting.of("kafka.bootstrap.servers", SettingType.STRING,
+            "",
+            "Kafka brokers as host:port[,host:port...]. Empty: the command line starts an embedded "
+                    + "single-node broker over a local data directory (see embedded.data.dir).", v -> null);
+
+    public static final Setting<String> COMPRESSION = Setting.of("kafka.compression.type", SettingType.STRING, "lz4",
+            "Compression of record batches.", oneOf("none", "gzip", "snappy", "lz4", "zstd"));
+
+    public static final Setting<Integer> LINGER_MS = Setting.of("kafka.linger.ms", SettingType.INT, 10,
+            "How long the producer waits to fill a batch.", between(0, 60_000));
+
+    public static final Setting<Long> BATCH_SIZE = Setting.of("kafka.batch.size", SettingType.BYTES, 256L * 1024,
+            "Producer batch size per partition.", between(1024, 64L * 1024 * 1024));
+
+    public static final Setting<Long> MAX_REQUEST_SIZE = Setting.of("kafka.max.request.size", SettingType.BYTES,
+            1024L * 1024,
+            "Largest record (key + value + headers) the producer sends; a larger record is rejected. "
+                    + "It must not exceed the topic's max.message.bytes.", between(1024, 1L << 30));
+
+    public static final Setting<Integer> DELIVERY_TIMEOUT_MS = Setting.of("kafka.delivery.timeout.ms", SettingType.INT,
+            120_000,
+            "How long the producer retries one record before the send fails and the file with it.",
+            between(1_000, Integer.MAX_VALUE));
+
+    public static final Setting<Integer> XML_MAX_DEPTH = Setting.of("xml.max.depth", SettingType.INT, 500,
+            "Deepest element nesting accepted in a file.", between(1, 100_000));
+
+    public static final Setting<Integer> XML_MAX_ATTRIBUTES = Setting.of("xml.max.attributes", SettingType.INT, 500,
+            "Most attributes accepted on one element.", between(1, 1_000_000));
+
+    public static final Setting<Long> XML_MAX_ATTRIBUTE_SIZE = Setting.of("xml.max.attribute.size", SettingType.BYTES,
+            64L * 1024, "Longest attribute value accepted, in characters.", between(16, 1L << 30));
+
+    public static final Setting<Long> XML_MAX_TEXT_SIZE = Setting.of("xml.max.text.size", SettingType.BYTES,
+            16L * 1024 * 1024, "Longest text node accepted, in characters.", between(16, 1L << 30));
+
+    public static final List<Setting<?>> ALL = List.of(
+            RECORD_ELEMENT, RECORD_CLASS, RECORD_KEY, RECORD_MAX_REJECTED,
+            TOPIC, TOPIC_PARTITIONS, TOPIC_REPLICATION_FACTOR, TOPIC_READY_TIMEOUT_MS,
+            PAGE_MAX_RECORDS, PAGE_MAX_BYTES, PUBLISH_MAX_PAGES_IN_FLIGHT,
+            BOOTSTRAP_SERVERS, COMPRESSION, LINGER_MS, BATCH_SIZE, MAX_REQUEST_SIZE, DELIVERY_TIMEOUT_MS,
+            XML_MAX_DEPTH, XML_MAX_ATTRIBUTES, XML_MAX_ATTRIBUTE_SIZE, XML_MAX_TEXT_SIZE);
+}

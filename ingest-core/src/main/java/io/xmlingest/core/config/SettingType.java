@@ -1,0 +1,102 @@
+package io.xmlingest.core.config;
+
+import java.util.Locale;
+import javax.xml.namespace.QName;
+
+/** How a setting's text is parsed and printed. Parsing failures carry a reason, never a stack of parser internals. */
+public interface SettingType<T> {
+
+    String name();
+
+    /** Parses trimmed text; throws {@link IllegalArgumentException} with a human reason. */
+    T parse(String text);
+
+    default String format(T value) {
+        return String.valueOf(value);
+    }
+
+    SettingType<String> STRING = new SettingType<>() {
+        public String name() { return "string"; }
+        public String parse(String text) { return text; }
+    };
+
+    SettingType<Integer> INT = new SettingType<>() {
+        public String name() { return "int"; }
+        public Integer parse(String text) {
+            try {
+                return Integer.valueOf(text.replace("_", ""));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("not a whole number");
+            }
+        }
+    };
+
+    SettingType<Long> LONG = new SettingType<>() {
+        public String name() { return "long"; }
+        public Long parse(String text) {
+            try {
+                return Long.valueOf(text.replace("_", ""));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("not a whole number");
+            }
+        }
+    };
+
+    SettingType<Boolean> BOOLEAN = new SettingType<>() {
+        public String name() { return "boolean"; }
+        public Boolean parse(String text) {
+            return switch (text.toLowerCase(Locale.ROOT)) {
+                case "true" -> true;
+                case "false" -> false;
+                default -> throw new IllegalArgumentException("must be true or false");
+            };
+        }
+    };
+
+    /** A byte count: a plain number or one with a KiB, MiB or GiB suffix. */
+    SettingType<Long> BYTES = new SettingType<>() {
+        public String name() { return "bytes"; }
+        public Long parse(String text) {
+            String t = text.replace("_", "").trim();
+            long unit = 1;
+            for (String[] suffix : new String[][] {{"GiB", "1073741824"}, {"MiB", "1048576"}, {"KiB", "1024"}}) {
+                if (t.endsWith(suffix[0])) {
+                    unit = Long.parseLong(suffix[1]);
+                    t = t.substring(0, t.length() - 3).trim();
+                    break;
+                }
+            }
+            try {
+                return Math.multiplyExact(Long.parseLong(t), unit);
+            } catch (NumberFormatException | ArithmeticException e) {
+                throw new IllegalArgumentException("not a byte count (examples: 1048576, 512KiB, 4MiB, 1GiB)");
+            }
+        }
+        public String format(Long value) {
+            if (value != 0 && value % 1073741824L == 0) return value / 1073741824L + "GiB";
+            if (value != 0 && value % 1048576L == 0) return value / 1048576L + "MiB";
+            if (value != 0 && value % 1024L == 0) return value / 1024L + "KiB";
+            return String.valueOf(value);
+        }
+    };
+
+    /** A namespace-qualified XML name in James Clark's notation: {namespace-uri}local-name, or local-name for no namespace. */
+    SettingType<QName> QNAME = new SettingType<>() {
+        public String name() { return "qname"; }
+        public QName parse(String text) {
+            QName name;
+            try {
+                name = QName.valueOf(text);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("not a qualified name; write {namespace-uri}local-name");
+            }
+            if (name.getLocalPart().isBlank() || name.getLocalPart().contains("}") || name.getLocalPart().contains("{")) {
+                throw new IllegalArgumentException("not a qualified name; write {namespace-uri}local-name");
+            }
+            return name;
+        }
+        public String format(QName value) {
+            return value.toString();
+        }
+    };
+}

@@ -1,0 +1,122 @@
+package io.xmlingest.core.encode;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import io.xmlingest.core.jaxb.JaxbProperties;
+import io.xmlingest.core.jaxb.JaxbProperty;
+import jakarta.xml.bind.JAXBElement;
+import jakarta.xml.bind.annotation.XmlEnumValue;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.Collection;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.xml.datatype.Duration;
+import javax.xml.datatype.XMLGregorianCalendar;
+import javax.xml.namespace.QName;
+
+/**
+ * Writes a JAXB-bound record as JSON straight from its fields, with no intermediate tree.
+ * Property names are the XML local names; values keep their XML Schema types: numbers and
+ * booleans as JSON numbers and booleans, dates and times in their ISO 8601 lexical form, enums
+ * by their XML value, repeated elements as arrays, an element's text content as "value".
+ * Missing optional values are left out rather than written as null.
+ */
+public final class JsonRecordEncoder implements RecordEncoder<Object> {
+
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)
+            .build();
+    private static final Map<Enum<?>, String> ENUM_NAMES = new ConcurrentHashMap<>();
+
+    private final ByteArrayBuilder buffer = new ByteArrayBuilder(1024);
+
+    @Override
+    public byte[] encode(Object record) {
+        buffer.reset();
+        try (JsonGenerator json = JSON.createGenerator(buffer, JsonEncoding.UTF8)) {
+            writeValue(json, record);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return buffer.toByteArray();
+    }
+
+    private static void writeObject(JsonGenerator json, Object bean) throws IOException {
+        json.writeStartObject();
+        for (JaxbProperty p : JaxbProperties.of(bean.getClass())) {
+            Object value = p.get(bean);
+            if (value == null) {
+                continue;
+            }
+            json.writeFieldName(p.name());
+            writeValue(json, value);
+        }
+        json.writeEndObject();
+    }
+
+    private static void writeValue(JsonGenerator json, Object value) throws IOException {
+        if (value == null) {
+            json.writeNull();
+        } else if (value instanceof String s) {
+            json.writeString(s);
+        } else if (value instanceof Boolean b) {
+            json.writeBoolean(b);
+        } else if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
+            json.writeNumber(((Number) value).longValue());
+        } else if (value instanceof BigDecimal d) {
+            json.writeNumber(d);
+        } else if (value instanceof BigInteger i) {
+            json.writeNumber(i);
+        } else if (value instanceof Double d) {
+            writeFloating(json, d);
+        } else if (value instanceof Float f) {
+            writeFloating(json, f.doubleValue());
+        } else if (value instanceof XMLGregorianCalendar c) {
+            json.writeString(c.toXMLFormat());
+        } else if (value instanceof Duration d) {
+            json.writeString(d.toString());
+        } else if (value instanceof QName q) {
+            json.writeString(q.toString());
+        } else if (value instanceof byte[] bytes) {
+            json.writeBinary(bytes);
+        } else if (value instanceof Enum<?> e) {
+            json.writeString(ENUM_NAMES.computeIfAbsent(e, JsonRecordEncoder::xmlName));
+        } else if (value instanceof Collection<?> items) {
+            json.writeStartArray();
+            for (Object item : items) {
+                writeValue(json, item);
+            }
+            json.writeEndArray();
+        } else if (value instanceof JAXBElement<?> element) {
+            writeValue(json, element.getValue());
+        } else if (JaxbProperties.isBound(value.getClass())) {
+            writeObject(json, value);
+        } else {
+            json.writeString(value.toString());
+        }
+    }
+
+    private static void writeFloating(JsonGenerator json, double d) throws IOException {
+        // JSON has no NaN or infinities; XML Schema does, so keep their XML spelling as a string.
+        if (Double.isNaN(d) || Double.isInfinite(d)) {
+            json.writeString(Double.isNaN(d) ? "NaN" : d > 0 ? "INF" : "-INF");
+        } else {
+            json.writeNumber(d);
+        }
+    }
+
+    private static String xmlName(Enum<?> e) {
+        try {
+            XmlEnumValue annotated = e.getDeclaringClass().getField(e.name()).getAnnotation(XmlEnumValue.class);
+            return annotated == null ? e.name() : annotated.value();
+        } catch (NoSuchFieldException ex) {
+            return e.name();
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package io.xmlingest.core.encode;
+
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.ConfigException;
+import io.xmlingest.core.jaxb.JaxbProperties;
+import io.xmlingest.core.jaxb.JaxbProperty;
+import java.nio.charset.StandardCharsets;
+import java.util.stream.Collectors;
+import javax.xml.datatype.XMLGregorianCalendar;
+
+/**
+ * Reads a record's message key from one of its attributes or child elements, chosen by XML
+ * local name (the {@code record.key} setting). The property is resolved once, when the
+ * pipeline starts, so a wrong name stops start-up instead of failing every record.
+ */
+public final class RecordKeys {
+
+    private final JaxbProperty property;
+
+    private RecordKeys(JaxbProperty property) {
+        this.property = property;
+    }
+
+    public static RecordKeys of(Class<?> recordType, String name) {
+        for (JaxbProperty p : JaxbProperties.of(recordType)) {
+            if (p.name().equals(name) && p.kind() != JaxbProperty.Kind.TEXT) {
+                if (JaxbProperties.isBound(p.field().getType())
+                        || java.util.Collection.class.isAssignableFrom(p.field().getType())) {
+                    throw new ConfigException(IngestSettings.RECORD_KEY.key(), IngestSettings.RECORD_KEY.key()
+                            + " '" + name + "' names a structured or repeated element of " + recordType.getSimpleName()
+                            + "; a key must be a single simple value");
+                }
+                return new RecordKeys(p);
+            }
+        }
+        throw new ConfigException(IngestSettings.RECORD_KEY.key(), IngestSettings.RECORD_KEY.key() + " '" + name
+                + "' is not an attribute or element of " + recordType.getName() + "; it has: "
+                + JaxbProperties.of(recordType).stream().map(JaxbProperty::name).collect(Collectors.joining(", ")));
+    }
+
+    /** The key's UTF-8 bytes, or null if the record has no value for it. */
+    public byte[] keyOf(Object record) {
+        Object value = property.get(record);
+        if (value == null) {
+            return null;
+        }
+        String text = value instanceof XMLGregorianCalendar c ? c.toXMLFormat() : value.toString();
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    public String propertyName() {
+        return property.name();
+    }
+}

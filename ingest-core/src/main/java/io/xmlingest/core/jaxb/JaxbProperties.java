@@ -1,0 +1,84 @@
+package io.xmlingest.core.jaxb;
+
+import jakarta.xml.bind.annotation.XmlAnyAttribute;
+import jakarta.xml.bind.annotation.XmlAttribute;
+import jakarta.xml.bind.annotation.XmlElement;
+import jakarta.xml.bind.annotation.XmlElementRef;
+import jakarta.xml.bind.annotation.XmlElements;
+import jakarta.xml.bind.annotation.XmlTransient;
+import jakarta.xml.bind.annotation.XmlType;
+import jakarta.xml.bind.annotation.XmlValue;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The XML-visible properties of JAXB classes that use field access (as xjc generates them),
+ * read once per class from the annotations. Attributes come first, then elements in
+ * declaration order (xjc declares them in schema order), then text content.
+ */
+public final class JaxbProperties {
+    private JaxbProperties() {
+    }
+
+    private static final ClassValue<List<JaxbProperty>> CACHE = new ClassValue<>() {
+        @Override
+        protected List<JaxbProperty> computeValue(Class<?> type) {
+            return introspect(type);
+        }
+    };
+
+    public static List<JaxbProperty> of(Class<?> type) {
+        return CACHE.get(type);
+    }
+
+    /** True for classes JAXB binds as structures (not simple values such as strings or numbers). */
+    public static boolean isBound(Class<?> type) {
+        return type.isAnnotationPresent(XmlType.class) && !type.isEnum();
+    }
+
+    private static List<JaxbProperty> introspect(Class<?> type) {
+        List<JaxbProperty> attributes = new ArrayList<>();
+        List<JaxbProperty> elements = new ArrayList<>();
+        List<JaxbProperty> text = new ArrayList<>();
+        List<Class<?>> hierarchy = new ArrayList<>();
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            hierarchy.add(0, c);
+        }
+        for (Class<?> c : hierarchy) {
+            for (Field f : c.getDeclaredFields()) {
+                int mod = f.getModifiers();
+                if (Modifier.isStatic(mod) || Modifier.isTransient(mod) || f.isSynthetic()
+                        || f.isAnnotationPresent(XmlTransient.class) || f.isAnnotationPresent(XmlAnyAttribute.class)) {
+                    continue;
+                }
+                f.setAccessible(true);
+                XmlAttribute attribute = f.getAnnotation(XmlAttribute.class);
+                XmlElement element = f.getAnnotation(XmlElement.class);
+                if (attribute != null) {
+                    attributes.add(new JaxbProperty(name(attribute.name(), f), JaxbProperty.Kind.ATTRIBUTE,
+                            attribute.required(), f));
+                } else if (f.isAnnotationPresent(XmlValue.class)) {
+                    text.add(new JaxbProperty("value", JaxbProperty.Kind.TEXT, false, f));
+                } else if (element != null) {
+                    elements.add(new JaxbProperty(name(element.name(), f), JaxbProperty.Kind.ELEMENT,
+                            element.required(), f));
+                } else if (f.isAnnotationPresent(XmlElements.class) || f.isAnnotationPresent(XmlElementRef.class)
+                        || Modifier.isProtected(mod) || Modifier.isPublic(mod)) {
+                    // xjc leaves optional elements unannotated; field access binds them by field name.
+                    elements.add(new JaxbProperty(f.getName(), JaxbProperty.Kind.ELEMENT, false, f));
+                }
+            }
+        }
+        List<JaxbProperty> all = new ArrayList<>(attributes);
+        all.addAll(elements);
+        all.addAll(text);
+        return Collections.unmodifiableList(all);
+    }
+
+    private static String name(String annotated, Field f) {
+        return "##default".equals(annotated) ? f.getName() : annotated;
+    }
+}

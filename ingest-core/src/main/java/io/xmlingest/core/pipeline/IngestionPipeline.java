@@ -1,0 +1,252 @@
+package io.xmlingest.core.pipeline;
+
+import io.xmlingest.core.bind.JaxbRecordBinder;
+import io.xmlingest.core.bind.RecordBinder;
+import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.encode.JsonRecordEncoder;
+import io.xmlingest.core.encode.RecordEncoder;
+import io.xmlingest.core.encode.RecordKeys;
+import io.xmlingest.core.error.ConfigException;
+import io.xmlingest.core.error.ErrorLocation;
+import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.error.IngestException;
+import io.xmlingest.core.error.RecordRejectedException;
+import io.xmlingest.core.page.OutgoingRecord;
+import io.xmlingest.core.page.Page;
+import io.xmlingest.core.page.PageAssembler;
+import io.xmlingest.core.page.PagePolicy;
+import io.xmlingest.core.publish.PagePublisher;
+import io.xmlingest.core.split.RecordSplitter;
+import io.xmlingest.core.split.SplitPosition;
+import io.xmlingest.core.split.StaxRecordSplitter;
+import io.xmlingest.core.split.XmlLimits;
+import jakarta.xml.bind.JAXBContext;
+import jakarta.xml.bind.JAXBException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import javax.xml.namespace.QName;
+
+/**
+ * Wires the stages for one file at a time: split, bind, key and serialize, page, publish. It is
+ * the only class that knows them all. Not shared between threads.
+ */
+public final class IngestionPipeline {
+
+    private final QName recordElement;
+    private final XmlLimits limits;
+    private final PagePolicy pagePolicy;
+    private final int maxPagesInFlight;
+    private final int maxRejected;
+    private final RecordBinder<?> binder;
+    private final RecordEncoder<Object> encoder = new JsonRecordEncoder();
+    private final RecordKeys keys;
+    private final PagePublisher publisher;
+    private final IngestListener listener;
+
+    private IngestionPipeline(IngestConfig config, Class<?> recordType, JAXBContext context, PagePublisher publisher,
+                              IngestListener listener) {
+        this.recordElement = config.get(IngestSettings.RECORD_ELEMENT);
+        this.limits = new XmlLimits(config.get(IngestSettings.XML_MAX_DEPTH), config.get(IngestSettings.XML_MAX_ATTRIBUTES),
+                config.get(IngestSettings.XML_MAX_ATTRIBUTE_SIZE), config.get(IngestSettings.XML_MAX_TEXT_SIZE));
+        this.pagePolicy = new PagePolicy(config.get(IngestSettings.PAGE_MAX_RECORDS), config.get(IngestSettings.PAGE_MAX_BYTES));
+        this.maxPagesInFlight = config.get(IngestSettings.PUBLISH_MAX_PAGES_IN_FLIGHT);
+        this.maxRejected = config.get(IngestSettings.RECORD_MAX_REJECTED);
+        this.binder = new JaxbRecordBinder<>(context, recordType);
+        String keyName = config.get(IngestSettings.RECORD_KEY);
+        this.keys = keyName.isBlank() ? null : RecordKeys.of(recordType, keyName);
+        this.publisher = publisher;
+        this.listener = listener;
+    }
+
+    /** Checks the record model settings (class, key) and builds the pipeline; errors name the setting. */
+    public static IngestionPipeline create(IngestConfig config, PagePublisher publisher, IngestListener listener) {
+        Class<?> recordType = recordType(config);
+        return new IngestionPipeline(config, recordType, context(recordType), publisher, listener);
+    }
+
+    /** Builds the JAXB model named by {@code record.class} and checks {@code record.key} against it, without a publisher. */
+    public static void validateModel(IngestConfig config) {
+        Class<?> recordType = recordType(config);
+        context(recordType);
+        String keyName = config.get(IngestSettings.RECORD_KEY);
+        if (!keyName.isBlank()) {
+            RecordKeys.of(recordType, keyName);
+        }
+    }
+
+    private static Class<?> recordType(IngestConfig config) {
+        String name = config.get(IngestSettings.RECORD_CLASS);
+        try {
+            return Class.forName(name, true, Thread.currentThread().getContextClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new ConfigException(IngestSettings.RECORD_CLASS.key(),
+                    "record class " + name + " is not on the class path (" + e + ")");
+        }
+    }
+
+    private static JAXBContext context(Class<?> recordType) {
+        try {
+            return JAXBContext.newInstance(recordType);
+        } catch (JAXBException e) {
+            throw new ConfigException(IngestSettings.RECORD_CLASS.key(),
+                    "record class " + recordType.getName() + " is not a JAXB class: " + e);
+        }
+    }
+
+    /**
+     * Ingests one file. Returns when every record is acknowledged; throws
+     * {@link FileFailedException} (or another {@link IngestException}) if the file cannot be
+     * finished, after waiting for the pages already handed over, which stay published.
+     */
+    public FileSummary ingest(Path file) {
+        long started = System.nanoTime();
+        String name = file.toString();
+        long fileBytes = size(file);
+        String fileId = FileIdentity.sha256(file);
+        long identified = System.nanoTime();
+        Run run = new Run(name, fileId, fileBytes);
+        try (RecordSplitter splitter = StaxRecordSplitter.open(file, recordElement, limits)) {
+            run.splitter = splitter;
+            while (true) {
+                long t0 = System.nanoTime();
+                boolean more = splitter.next();
+                long t1 = System.nanoTime();
+                run.scan += t1 - t0;
+                if (!more) {
+                    break;
+                }
+                run.record(splitter, t1);
+            }
+            run.pages.finish().ifPresent(run::submit);
+            run.drain(0);
+        } catch (IngestException e) {
+            run.drainQuietly();
+            throw e;
+        }
+        long elapsed = System.nanoTime() - started;
+        return new FileSummary(name, fileId, run.records, run.rejected, run.pageCount, run.messageBytes, fileBytes,
+                elapsed, new PhaseTimes(identified - started, run.scan, run.bind, run.serialize, run.publish));
+    }
+
+    private static long size(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            throw new FileFailedException("cannot read: " + e.getMessage(), ErrorLocation.ofFile(file.toString()), null, e);
+        }
+    }
+
+    /** The state of one file's ingestion. */
+    private final class Run {
+        final String name;
+        final String fileId;
+        final long fileBytes;
+        final PageAssembler pages;
+        final ArrayDeque<CompletableFuture<Page>> inFlight = new ArrayDeque<>();
+        RecordSplitter splitter;
+        long records;
+        long rejected;
+        long pageCount;
+        long messageBytes;
+        long scan;
+        long bind;
+        long serialize;
+        long publish;
+
+        Run(String name, String fileId, long fileBytes) {
+            this.name = name;
+            this.fileId = fileId;
+            this.fileBytes = fileBytes;
+            this.pages = new PageAssembler(name, fileId, pagePolicy);
+        }
+
+        void record(RecordSplitter splitter, long t1) {
+            SplitPosition pos = splitter.position();
+            ErrorLocation where = new ErrorLocation(name, pos.recordIndex(), pos.line(), pos.column(), pos.byteOffset());
+            Object bound;
+            byte[] key;
+            try {
+                bound = binder.bind(splitter.record(), where);
+                key = keys == null
+                        ? (fileId + ":" + pos.recordIndex()).getBytes(StandardCharsets.UTF_8)
+                        : keys.keyOf(bound);
+                if (key == null) {
+                    throw new RecordRejectedException("record has no value for its key '" + keys.propertyName()
+                            + "' (setting " + IngestSettings.RECORD_KEY.key() + ")", where, null);
+                }
+            } catch (RecordRejectedException e) {
+                bind += System.nanoTime() - t1;
+                reject(e, where);
+                return;
+            }
+            long t2 = System.nanoTime();
+            bind += t2 - t1;
+            byte[] value = encoder.encode(bound);
+            long t3 = System.nanoTime();
+            serialize += t3 - t2;
+            pages.add(new OutgoingRecord(pos.recordIndex(), key, value)).ifPresent(this::submit);
+            publish += System.nanoTime() - t3;
+        }
+
+        void reject(RecordRejectedException e, ErrorLocation where) {
+            rejected++;
+            listener.rejected(e);
+            if (rejected > maxRejected) {
+                throw new FileFailedException("too many rejected records: " + rejected + " exceed the limit of "
+                        + maxRejected + "; the last: " + e.reason(), where, IngestSettings.RECORD_MAX_REJECTED.key(), e);
+            }
+        }
+
+        void submit(Page page) {
+            inFlight.add(publisher.publish(page));
+            drain(maxPagesInFlight);
+        }
+
+        /** Waits until at most {@code allowed} pages are unacknowledged; fails fast on a failed page. */
+        void drain(int allowed) {
+            long t = System.nanoTime();
+            while (!inFlight.isEmpty() && (inFlight.size() > allowed || inFlight.peek().isDone())) {
+                Page page = await(inFlight.poll());
+                records += page.size();
+                pageCount++;
+                messageBytes += page.bytes();
+                listener.acknowledged(page, splitter == null ? -1 : splitter.bytesRead(), fileBytes);
+            }
+            if (allowed == 0) {
+                publish += System.nanoTime() - t;
+            }
+        }
+
+        void drainQuietly() {
+            for (CompletableFuture<Page> f : inFlight) {
+                try {
+                    f.get();
+                } catch (ExecutionException | CancellationException e) {
+                    // the first failure is the one reported
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+
+        private Page await(CompletableFuture<Page> future) {
+            try {
+                return future.join();
+            } catch (CompletionException e) {
+                if (e.getCause() instanceof IngestException ie) {
+                    throw ie;
+                }
+                throw new FileFailedException("publishing failed: " + e.getCause(), ErrorLocation.ofFile(name), null, e);
+            }
+        }
+    }
+}

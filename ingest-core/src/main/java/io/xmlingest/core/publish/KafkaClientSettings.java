@@ -1,0 +1,51 @@
+package io.xmlingest.core.publish;
+
+import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.ConfigException;
+import java.util.Properties;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/** Kafka client properties derived from xmlingest's settings. */
+public final class KafkaClientSettings {
+    private KafkaClientSettings() {
+    }
+
+    public static String bootstrapServers(IngestConfig config) {
+        String servers = config.get(IngestSettings.BOOTSTRAP_SERVERS);
+        if (servers.isBlank()) {
+            throw new ConfigException(IngestSettings.BOOTSTRAP_SERVERS.key(),
+                    IngestSettings.BOOTSTRAP_SERVERS.key() + " is empty: name the brokers as host:port");
+        }
+        return servers;
+    }
+
+    /** Idempotent, acks from all in-sync replicas: a retried send never writes a record twice. */
+    public static Properties producer(IngestConfig config) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(config));
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, config.get(IngestSettings.COMPRESSION));
+        p.put(ProducerConfig.LINGER_MS_CONFIG, config.get(IngestSettings.LINGER_MS));
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, (int) (long) config.get(IngestSettings.BATCH_SIZE));
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, (int) (long) config.get(IngestSettings.MAX_REQUEST_SIZE));
+        int delivery = config.get(IngestSettings.DELIVERY_TIMEOUT_MS);
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, delivery);
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(30_000, delivery - config.get(IngestSettings.LINGER_MS)));
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, "xmlingest-producer");
+        return p;
+    }
+
+    public static Properties admin(IngestConfig config) {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(config));
+        p.put(AdminClientConfig.CLIENT_ID_CONFIG, "xmlingest-admin");
+        return p;
+    }
+}

@@ -1,0 +1,105 @@
+package io.xmlingest.core.publish;
+
+import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.ErrorLocation;
+import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.error.IngestException;
+import io.xmlingest.core.error.RetriableIngestException;
+import io.xmlingest.core.page.OutgoingRecord;
+import io.xmlingest.core.page.Page;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
+
+/**
+ * Publishes each record of a page as one Kafka message. Sends are asynchronous; every send's
+ * result is checked, and the page's future fails with the first failed record, named by file,
+ * record index and the setting that governs the fault.
+ */
+public final class KafkaPagePublisher implements PagePublisher {
+
+    private final Producer<byte[], byte[]> producer;
+    private final String topic;
+
+    public KafkaPagePublisher(Producer<byte[], byte[]> producer, String topic) {
+        this.producer = producer;
+        this.topic = topic;
+    }
+
+    /** Creates the topic if needed, waits for its leaders, and opens an idempotent producer. */
+    public static KafkaPagePublisher open(IngestConfig config) {
+        String topic = config.get(IngestSettings.TOPIC);
+        try (Admin admin = Admin.create(KafkaClientSettings.admin(config))) {
+            KafkaTopics.ensure(admin, topic, config.get(IngestSettings.TOPIC_PARTITIONS),
+                    config.get(IngestSettings.TOPIC_REPLICATION_FACTOR),
+                    Duration.ofMillis(config.get(IngestSettings.TOPIC_READY_TIMEOUT_MS)));
+        }
+        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(KafkaClientSettings.producer(config));
+        // Fetch the topic's metadata now, so the first page does not wait on it.
+        producer.partitionsFor(topic);
+        return new KafkaPagePublisher(producer, topic);
+    }
+
+    @Override
+    public CompletableFuture<Page> publish(Page page) {
+        CompletableFuture<Page> done = new CompletableFuture<>();
+        AtomicInteger pending = new AtomicInteger(page.size());
+        byte[] file = page.fileName().getBytes(StandardCharsets.UTF_8);
+        byte[] fileId = page.fileId().getBytes(StandardCharsets.UTF_8);
+        byte[] pageNumber = Long.toString(page.number()).getBytes(StandardCharsets.UTF_8);
+        for (OutgoingRecord r : page.records()) {
+            Header[] headers = {
+                new RecordHeader(MessageHeaders.FILE, file),
+                new RecordHeader(MessageHeaders.FILE_ID, fileId),
+                new RecordHeader(MessageHeaders.RECORD_INDEX, Long.toString(r.index()).getBytes(StandardCharsets.UTF_8)),
+                new RecordHeader(MessageHeaders.PAGE, pageNumber),
+            };
+            ProducerRecord<byte[], byte[]> message = new ProducerRecord<>(topic, null, null, r.key(), r.value(),
+                    java.util.Arrays.asList(headers));
+            try {
+                producer.send(message, (metadata, error) -> {
+                    if (error != null) {
+                        done.completeExceptionally(failure(error, page, r));
+                    } else if (pending.decrementAndGet() == 0) {
+                        done.complete(page);
+                    }
+                });
+            } catch (RuntimeException e) {
+                done.completeExceptionally(failure(e, page, r));
+                break;
+            }
+            if (done.isCompletedExceptionally()) {
+                break;
+            }
+        }
+        return done;
+    }
+
+    private IngestException failure(Throwable error, Page page, OutgoingRecord r) {
+        ErrorLocation where = ErrorLocation.ofFile(page.fileName()).withRecordIndex(r.index());
+        String what = "publishing to topic " + topic + " failed: " + error;
+        if (error instanceof RecordTooLargeException) {
+            return new FileFailedException("record of " + r.size() + " bytes is too large to publish: " + error.getMessage(),
+                    where, IngestSettings.MAX_REQUEST_SIZE.key(), error);
+        }
+        if (error instanceof RetriableException || error instanceof org.apache.kafka.common.errors.TimeoutException) {
+            return new RetriableIngestException(what, where, IngestSettings.DELIVERY_TIMEOUT_MS.key(), error);
+        }
+        return new FileFailedException(what, where, null, error);
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(30));
+    }
+}

@@ -1,0 +1,89 @@
+package io.xmlingest.core.publish;
+
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.RetriableIngestException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+
+/**
+ * Creates topics explicitly and waits until every partition has a leader. An idempotent
+ * producer that writes to a topic still being created was seen to lose its first batch after
+ * retries, reported only through the send callbacks; waiting here avoids that race entirely.
+ */
+public final class KafkaTopics {
+    private KafkaTopics() {
+    }
+
+    public static void ensure(Admin admin, String topic, int partitions, int replicationFactor, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        NewTopic spec = new NewTopic(topic, Optional.of(partitions),
+                replicationFactor < 0 ? Optional.empty() : Optional.of((short) replicationFactor));
+        try {
+            admin.createTopics(List.of(spec)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw notReady(topic, timeout, e.getCause());
+            }
+        } catch (TimeoutException e) {
+            throw notReady(topic, timeout, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw notReady(topic, timeout, e);
+        }
+        awaitLeaders(admin, topic, deadline, timeout);
+    }
+
+    private static void awaitLeaders(Admin admin, String topic, long deadline, Duration timeout) {
+        Throwable last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                Map<String, TopicDescription> described = admin.describeTopics(List.of(topic))
+                        .allTopicNames().get(Math.max(1, (deadline - System.nanoTime()) / 1_000_000), TimeUnit.MILLISECONDS);
+                TopicDescription d = described.get(topic);
+                if (d != null && !d.partitions().isEmpty() && d.partitions().stream().allMatch(KafkaTopics::hasLeader)) {
+                    return;
+                }
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    last = e.getCause();
+                }
+            } catch (TimeoutException e) {
+                last = e;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw notReady(topic, timeout, e);
+            }
+            sleep(100);
+        }
+        throw notReady(topic, timeout, last);
+    }
+
+    private static boolean hasLeader(TopicPartitionInfo p) {
+        return p.leader() != null && !p.leader().isEmpty();
+    }
+
+    private static RetriableIngestException notReady(String topic, Duration timeout, Throwable cause) {
+        return new RetriableIngestException("topic " + topic + " did not become ready (created, with a leader on every "
+                + "partition) within " + timeout.toMillis() + " ms" + (cause == null ? "" : ": " + cause),
+                null, IngestSettings.TOPIC_READY_TIMEOUT_MS.key(), cause);
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,16 @@
+package io.xmlingest.core.publish;
+
+/** Names of the headers on every record message; published, so they do not change. */
+public final class MessageHeaders {
+    private MessageHeaders() {
+    }
+
+    /** The source file's name as given to xmlingest. */
+    public static final String FILE = "xmlingest.file";
+    /** The source file's identity: SHA-256 of its bytes, lower-case hex. */
+    public static final String FILE_ID = "xmlingest.file.id";
+    /** 0-based index of the record within its file, decimal. */
+    public static final String RECORD_INDEX = "xmlingest.record.index";
+    /** 0-based page number within the file, decimal. */
+    public static final String PAGE = "xmlingest.page";
+}

@@ -1,0 +1,39 @@
+package io.xmlingest.core.split;
+
+import com.ctc.wstx.api.WstxInputProperties;
+import com.ctc.wstx.stax.WstxInputFactory;
+import javax.xml.stream.XMLInputFactory;
+import javax.xml.stream.XMLResolver;
+import javax.xml.stream.XMLStreamException;
+
+/**
+ * Builds Woodstox input factories that never open anything a document names: DTDs are not
+ * processed, external entities are off, and every resolver refuses. Woodstox's defaults allow
+ * all of these, which is unsafe for files that come from outside.
+ */
+public final class HardenedXmlInput {
+    private HardenedXmlInput() {
+    }
+
+    private static final XMLResolver REFUSE = (publicId, systemId, baseUri, namespace) -> {
+        throw new XMLStreamException("refused to resolve external resource '" + systemId
+                + "': xmlingest never opens files or connections named by a document");
+    };
+
+    public static WstxInputFactory factory(XmlLimits limits) {
+        WstxInputFactory f = new WstxInputFactory();
+        f.setProperty(XMLInputFactory.IS_NAMESPACE_AWARE, true);
+        f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
+        f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+        f.setProperty(XMLInputFactory.IS_COALESCING, false);
+        f.setXMLResolver(REFUSE);
+        f.setProperty(WstxInputProperties.P_DTD_RESOLVER, REFUSE);
+        f.setProperty(WstxInputProperties.P_ENTITY_RESOLVER, REFUSE);
+        f.setProperty(WstxInputProperties.P_UNDECLARED_ENTITY_RESOLVER, REFUSE);
+        f.setProperty(WstxInputProperties.P_MAX_ELEMENT_DEPTH, limits.maxDepth());
+        f.setProperty(WstxInputProperties.P_MAX_ATTRIBUTES_PER_ELEMENT, limits.maxAttributes());
+        f.setProperty(WstxInputProperties.P_MAX_ATTRIBUTE_SIZE, (int) Math.min(Integer.MAX_VALUE, limits.maxAttributeSize()));
+        f.setProperty(WstxInputProperties.P_MAX_TEXT_LENGTH, (int) Math.min(Integer.MAX_VALUE, limits.maxTextSize()));
+        return f;
+    }
+}

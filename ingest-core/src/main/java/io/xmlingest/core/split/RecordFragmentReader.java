@@ -1,0 +1,99 @@
+package io.xmlingest.core.split;
+
+import javax.xml.stream.XMLStreamConstants;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamReader;
+import javax.xml.stream.util.StreamReaderDelegate;
+
+/**
+ * A view of the file's cursor that ends with the current record. A binder given this view can
+ * read to its end but never past it, so the splitter always knows where the cursor is: on the
+ * record's end tag once the view reports END_DOCUMENT, somewhere inside the record otherwise.
+ * An entity reference that was not expanded would be dropped silently by a binder, so it is an error.
+ */
+final class RecordFragmentReader extends StreamReaderDelegate {
+
+    private int depth;
+    private boolean atEndTag;
+    private boolean ended;
+
+    RecordFragmentReader(XMLStreamReader file) {
+        super(file);
+    }
+
+    /** Starts a record; the underlying cursor is on its start tag. */
+    void begin() {
+        depth = 1;
+        atEndTag = false;
+        ended = false;
+    }
+
+    /** True once the record's end tag has been read through this view. */
+    boolean reachedEndTag() {
+        return atEndTag;
+    }
+
+    @Override
+    public int next() throws XMLStreamException {
+        if (atEndTag) {
+            ended = true;
+            return XMLStreamConstants.END_DOCUMENT;
+        }
+        int event = super.next();
+        switch (event) {
+            case XMLStreamConstants.START_ELEMENT -> depth++;
+            case XMLStreamConstants.END_ELEMENT -> {
+                if (--depth == 0) {
+                    atEndTag = true;
+                }
+            }
+            case XMLStreamConstants.ENTITY_REFERENCE -> throw new XMLStreamException(
+                    "unexpanded entity reference &" + getLocalName() + "; in a record", getLocation());
+            default -> {
+            }
+        }
+        return event;
+    }
+
+    @Override
+    public int nextTag() throws XMLStreamException {
+        int event = next();
+        while ((event == XMLStreamConstants.CHARACTERS && isWhiteSpace())
+                || (event == XMLStreamConstants.CDATA && isWhiteSpace())
+                || event == XMLStreamConstants.SPACE
+                || event == XMLStreamConstants.PROCESSING_INSTRUCTION
+                || event == XMLStreamConstants.COMMENT) {
+            event = next();
+        }
+        if (event != XMLStreamConstants.START_ELEMENT && event != XMLStreamConstants.END_ELEMENT) {
+            throw new XMLStreamException("expected a start or end tag", getLocation());
+        }
+        return event;
+    }
+
+    @Override
+    public String getElementText() throws XMLStreamException {
+        StringBuilder text = new StringBuilder();
+        int event = next();
+        while (event != XMLStreamConstants.END_ELEMENT) {
+            switch (event) {
+                case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA, XMLStreamConstants.SPACE -> text.append(getText());
+                case XMLStreamConstants.COMMENT, XMLStreamConstants.PROCESSING_INSTRUCTION -> {
+                }
+                default -> throw new XMLStreamException("element text expected, found a nested element", getLocation());
+            }
+            event = next();
+        }
+        return text.toString();
+    }
+
+    @Override
+    public boolean hasNext() throws XMLStreamException {
+        return !ended;
+    }
+
+    @Override
+    public int getEventType() {
+        return ended ? XMLStreamConstants.END_DOCUMENT : super.getEventType();
+    }
+}

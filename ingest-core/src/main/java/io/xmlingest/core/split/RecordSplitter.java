@@ -1,0 +1,30 @@
+package io.xmlingest.core.split;
+
+import java.io.Closeable;
+import javax.xml.stream.XMLStreamReader;
+
+/**
+ * A cursor over the records of one file. Reading a record is the caller's business: after
+ * {@link #next()} returns true, {@link #record()} is a reader positioned on the record's start
+ * tag that ends after the record's end tag. Whatever the caller did with it, the next call to
+ * {@link #next()} continues after that record.
+ *
+ * <p>Failures are {@link io.xmlingest.core.error.FileFailedException}s: the file cannot be read further.
+ */
+public interface RecordSplitter extends Closeable {
+
+    /** Moves to the next record; false at the end of the document. */
+    boolean next();
+
+    /** Where the current record starts. */
+    SplitPosition position();
+
+    /** The current record as a reader that ends with its end tag. */
+    XMLStreamReader record();
+
+    /** Bytes read from the file so far, or -1 if unknown. */
+    long bytesRead();
+
+    @Override
+    void close();
+}

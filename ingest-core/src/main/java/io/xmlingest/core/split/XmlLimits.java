@@ -1,0 +1,16 @@
+package io.xmlingest.core.split;
+
+/**
+ * Per-file parsing limits. Each guards one structure (depth, attributes, a text node); none is a
+ * whole-document counter, since legitimately huge files would trip those.
+ */
+public record XmlLimits(int maxDepth, int maxAttributes, long maxAttributeSize, long maxTextSize) {
+
+    public static final XmlLimits DEFAULTS = new XmlLimits(500, 500, 64 * 1024, 16L * 1024 * 1024);
+
+    public XmlLimits {
+        if (maxDepth < 1 || maxAttributes < 1 || maxAttributeSize < 1 || maxTextSize < 1) {
+            throw new IllegalArgumentException("limits must be positive");
+        }
+    }
+}
