@@ -1,7 +1,7 @@
 package io.xmlingest.core.bind;
 
 import io.xmlingest.core.error.ErrorLocation;
-import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.error.XmlFaults;
 import io.xmlingest.core.error.RecordRejectedException;
 import jakarta.xml.bind.JAXBContext;
 import jakarta.xml.bind.JAXBException;
@@ -24,6 +24,8 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
     private final Class<T> type;
     private final Unmarshaller unmarshaller;
     private ValidationEvent firstEvent;
+    private String firstEventElement;
+    private XMLStreamReader current;
 
     public JaxbRecordBinder(JAXBContext context, Class<T> type) {
         this.type = type;
@@ -32,6 +34,7 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
             this.unmarshaller.setEventHandler(event -> {
                 if (firstEvent == null) {
                     firstEvent = event;
+                    firstEventElement = elementAt(current);
                 }
                 return false;
             });
@@ -43,15 +46,15 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
     @Override
     public T bind(XMLStreamReader record, ErrorLocation where) {
         firstEvent = null;
+        firstEventElement = null;
+        current = record;
         T value;
         try {
             value = unmarshaller.unmarshal(record, type).getValue();
         } catch (JAXBException | RuntimeException e) {
             XMLStreamException broken = streamFault(e);
             if (broken != null) {
-                throw new FileFailedException("XML is not readable: " + firstLine(broken.getMessage()),
-                        at(where, broken.getLocation() == null ? -1 : broken.getLocation().getLineNumber(),
-                                broken.getLocation() == null ? -1 : broken.getLocation().getColumnNumber()), null, broken);
+                throw XmlFaults.notReadable(broken, where);
             }
             throw rejected(e, where);
         }
@@ -76,9 +79,21 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
             if ((detail == null || detail.isBlank()) && firstEvent.getLinkedException() != null) {
                 detail = firstEvent.getLinkedException().toString();
             }
-            return new RecordRejectedException("record does not bind: " + firstLine(detail), at(where, line, column), e);
+            String element = firstEventElement == null ? "" : " (in element <" + firstEventElement + ">)";
+            return new RecordRejectedException("record does not bind: " + firstLine(detail) + element,
+                    at(where, line, column), e);
         }
         return new RecordRejectedException("record does not bind: " + firstLine(String.valueOf(e)), where, e);
+    }
+
+    /** The element JAXB was reading when it complained: it reports conversion errors at the element's tags. */
+    private static String elementAt(XMLStreamReader reader) {
+        if (reader == null) {
+            return null;
+        }
+        int event = reader.getEventType();
+        return event == javax.xml.stream.XMLStreamConstants.START_ELEMENT
+                || event == javax.xml.stream.XMLStreamConstants.END_ELEMENT ? reader.getLocalName() : null;
     }
 
     private static ErrorLocation at(ErrorLocation where, int line, int column) {

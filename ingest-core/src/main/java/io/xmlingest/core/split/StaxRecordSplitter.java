@@ -1,15 +1,13 @@
 package io.xmlingest.core.split;
 
-import com.ctc.wstx.exc.WstxException;
-import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.error.XmlFaults;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 import javax.xml.namespace.QName;
 import javax.xml.stream.Location;
 import javax.xml.stream.XMLStreamConstants;
@@ -158,14 +156,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
     }
 
     private FileFailedException failure(XMLStreamException e) {
-        String message = e instanceof WstxException w ? w.getMessage() : String.valueOf(e.getMessage());
-        String reason = message;
-        int at = reason.indexOf("\n at [");
-        if (at >= 0) {
-            reason = reason.substring(0, at);
-        }
-        return new FileFailedException("XML is not readable: " + reason.strip(), location(e.getLocation()),
-                limitSetting(reason), e);
+        return XmlFaults.notReadable(e, location(null));
     }
 
     private ErrorLocation location(Location where) {
@@ -174,26 +165,5 @@ public final class StaxRecordSplitter implements RecordSplitter {
             base = base.withPosition(where.getLineNumber(), where.getColumnNumber(), -1);
         }
         return base;
-    }
-
-    /** Names the setting behind a Woodstox limit message, so the error says what to change. */
-    static String limitSetting(String message) {
-        String m = message.toLowerCase(Locale.ROOT);
-        if (!m.contains("limit") && !m.contains("exceed")) {
-            return null;
-        }
-        if (m.contains("depth")) {
-            return IngestSettings.XML_MAX_DEPTH.key();
-        }
-        if (m.contains("attribute size") || m.contains("attribute value")) {
-            return IngestSettings.XML_MAX_ATTRIBUTE_SIZE.key();
-        }
-        if (m.contains("attributes")) {
-            return IngestSettings.XML_MAX_ATTRIBUTES.key();
-        }
-        if (m.contains("text")) {
-            return IngestSettings.XML_MAX_TEXT_SIZE.key();
-        }
-        return null;
     }
 }

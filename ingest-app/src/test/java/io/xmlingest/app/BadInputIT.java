@@ -1,0 +1,69 @@
+package io.xmlingest.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.xmlingest.app.cli.ExitCodes;
+import io.xmlingest.app.cli.Main;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Bad records and bad files against a real broker: nothing invalid published, nothing valid lost, a clear exit code. */
+class BadInputIT {
+
+    @TempDir
+    Path dir;
+
+    static String person(long id, String salary) {
+        return "<person id=\"" + id + "\"><firstName>F</firstName><lastName>L</lastName>"
+                + "<email>f@example.com</email><birthDate>1970-01-01</birthDate><active>true</active>"
+                + "<salary>" + salary + "</salary><phone type=\"home\">+1234567</phone><address><street>s</street>"
+                + "<city>c</city><postalCode>12345</postalCode><country>DE</country></address></person>\n";
+    }
+
+    private Path file(String name, String body) throws Exception {
+        return Files.writeString(dir.resolve(name), "<persons xmlns=\"urn:xmlingest:sample:persons\">\n" + body);
+    }
+
+    @Test
+    void rejectedRecordsAreNotPublishedAndTheRestAre() throws Exception {
+        Path f = file("some-bad.xml", person(1, "1.00") + person(2, "ten") + person(3, "3.00") + "</persons>\n");
+        String topic = TestBroker.uniqueTopic("bad-records");
+        int exit = Main.run("ingest", f.toString(), "--topic", topic, "--bootstrap-servers", TestBroker.bootstrapServers());
+        assertThat(exit).isEqualTo(ExitCodes.RECORDS_REJECTED);
+        List<ConsumerRecord<byte[], byte[]>> records = TestBroker.readCommitted(TestBroker.bootstrapServers(), topic);
+        assertThat(records).extracting(r -> new String(r.key(), StandardCharsets.UTF_8)).containsExactlyInAnyOrder("1", "3");
+    }
+
+    @Test
+    void aFileThatBreaksMidWayFailsAndKeepsWhatWasPublishedBefore() throws Exception {
+        StringBuilder body = new StringBuilder();
+        for (int i = 1; i <= 25; i++) {
+            body.append(person(i, "1.00"));
+        }
+        body.append("<person id=\"26\"><firstName>broken</lastName>\n");
+        Path f = file("broken.xml", body.toString());
+        String topic = TestBroker.uniqueTopic("broken");
+        int exit = Main.run("ingest", f.toString(), "--topic", topic, "--bootstrap-servers", TestBroker.bootstrapServers(),
+                "-s", "page.max.records=10");
+        assertThat(exit).isEqualTo(ExitCodes.FILE_FAILED);
+        // Pages of 10: records 0-9 and 10-19 were complete pages before the fault; 20-24 never formed a page.
+        List<ConsumerRecord<byte[], byte[]>> records = TestBroker.readCommitted(TestBroker.bootstrapServers(), topic);
+        assertThat(records).hasSize(20);
+    }
+
+    @Test
+    void anInvalidSettingStopsBeforeAnythingRuns() throws Exception {
+        Path f = file("ok.xml", person(1, "1.00") + "</persons>\n");
+        int exit = Main.run("ingest", f.toString(), "--topic", "never-created", "--bootstrap-servers",
+                TestBroker.bootstrapServers(), "-s", "page.max.records=0");
+        assertThat(exit).isEqualTo(ExitCodes.USAGE);
+        int unknown = Main.run("ingest", f.toString(), "--topic", "never-created", "--bootstrap-servers",
+                TestBroker.bootstrapServers(), "-s", "page.max.recs=10");
+        assertThat(unknown).isEqualTo(ExitCodes.USAGE);
+    }
+}

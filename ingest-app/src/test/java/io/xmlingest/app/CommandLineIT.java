@@ -1,0 +1,131 @@
+package io.xmlingest.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.xmlingest.datagen.DatagenCommand;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The shaded jar run as users run it: child processes, real brokers, nothing installed. */
+class CommandLineIT {
+
+    private static final Pattern ID = Pattern.compile("^\\{\"id\":(\\d+),");
+
+    @TempDir
+    Path dir;
+
+    private static String appJar() {
+        String jar = System.getProperty("xmlingest.app.jar");
+        assertThat(jar).as("system property xmlingest.app.jar").isNotNull();
+        assertThat(Path.of(jar)).exists();
+        return jar;
+    }
+
+    private record Result(int exit, List<String> stdout, String stderr) {
+    }
+
+    private Result run(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(javaBin(), "-jar", appJar()));
+        command.addAll(List.of(args));
+        Path out = Files.createTempFile(dir, "out", ".txt");
+        Path err = Files.createTempFile(dir, "err", ".txt");
+        Process p = new ProcessBuilder(command).directory(dir.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        assertThat(p.waitFor(5, TimeUnit.MINUTES)).as("%s finished", command).isTrue();
+        return new Result(p.exitValue(), Files.readAllLines(out), Files.readString(err));
+    }
+
+    private static String javaBin() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    @Test
+    void theEmbeddedDefaultKeepsDataFromOneCommandForTheNext() throws Exception {
+        Path file = DatagenCommand.generate(dir.resolve("persons.xml"), 2_000, 3);
+
+        Result ingest = run("ingest", "persons.xml", "--topic", "persons");
+        assertThat(ingest.exit()).as(ingest.stderr()).isZero();
+        assertThat(ingest.stdout()).anySatisfy(l -> assertThat(l).startsWith("persons.xml: 2000 records"));
+        assertThat(dir.resolve(".xmlingest/kafka/logs/meta.properties")).exists();
+
+        Result all = run("read", "--topic", "persons");
+        assertThat(all.exit()).as(all.stderr()).isZero();
+        assertThat(uniqueIds(all.stdout())).hasSize(2_000);
+        assertThat(all.stdout()).hasSize(2_000);
+
+        Result three = run("read", "--topic", "persons", "--max", "3");
+        assertThat(three.exit()).isZero();
+        assertThat(three.stdout()).hasSize(3);
+        assertThat(file).exists();
+    }
+
+    @Test
+    void theBrokerCommandServesIngestAndRead() throws Exception {
+        DatagenCommand.generate(dir.resolve("p.xml"), 3_000, 5);
+        int port = freePort();
+        Process broker = new ProcessBuilder(javaBin(), "-jar", appJar(), "broker", "--port", Integer.toString(port),
+                "--data", dir.resolve("broker-data").toString())
+                .redirectError(dir.resolve("broker.err").toFile()).start();
+        try {
+            BufferedReader stdout = new BufferedReader(new InputStreamReader(broker.getInputStream(), StandardCharsets.UTF_8));
+            String address = stdout.readLine();
+            assertThat(address).as(Files.readString(dir.resolve("broker.err"))).isEqualTo("127.0.0.1:" + port);
+
+            Result ingest = run("ingest", "p.xml", "--topic", "people", "--bootstrap-servers", address);
+            assertThat(ingest.exit()).as(ingest.stderr()).isZero();
+            Result read = run("read", "--topic", "people", "--bootstrap-servers", address);
+            assertThat(read.exit()).as(read.stderr()).isZero();
+            assertThat(uniqueIds(read.stdout())).hasSize(3_000);
+            assertThat(read.stdout()).hasSize(3_000);
+            assertThat(dir.resolve(".xmlingest")).doesNotExist();
+        } finally {
+            broker.destroy();
+            assertThat(broker.waitFor(60, TimeUnit.SECONDS)).as("broker stops on SIGTERM").isTrue();
+        }
+    }
+
+    @Test
+    void invalidSettingsAndMissingTopicsGiveClearErrors() throws Exception {
+        Result badKey = run("config", "-s", "page.max.record=5");
+        assertThat(badKey.exit()).isEqualTo(2);
+        assertThat(badKey.stderr()).contains("page.max.record").contains("did you mean page.max.records");
+
+        Result noTopic = run("ingest", "nothing.xml");
+        assertThat(noTopic.exit()).isEqualTo(2);
+        assertThat(noTopic.stderr()).contains("topic");
+
+        Result help = run("ingest", "--help");
+        assertThat(help.exit()).isZero();
+        assertThat(String.join("\n", help.stdout())).contains("Examples:").contains("--bootstrap-servers");
+    }
+
+    private static Set<Long> uniqueIds(List<String> lines) {
+        Set<Long> ids = new HashSet<>();
+        for (String line : lines) {
+            Matcher m = ID.matcher(line);
+            assertThat(m.find()).as(line).isTrue();
+            ids.add(Long.parseLong(m.group(1)));
+        }
+        return ids;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}

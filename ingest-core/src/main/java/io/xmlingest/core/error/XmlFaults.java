@@ -1,0 +1,50 @@
+package io.xmlingest.core.error;
+
+import io.xmlingest.core.config.IngestSettings;
+import java.util.Locale;
+import javax.xml.stream.Location;
+import javax.xml.stream.XMLStreamException;
+
+/**
+ * Turns a parser's complaint into a {@link FileFailedException} that says where, and, for a
+ * processing limit, which setting controls it. Shared by every stage that reads XML, so a limit
+ * met while splitting and one met while binding read the same.
+ */
+public final class XmlFaults {
+    private XmlFaults() {
+    }
+
+    public static FileFailedException notReadable(XMLStreamException e, ErrorLocation where) {
+        String reason = String.valueOf(e.getMessage());
+        int at = reason.indexOf("\n at [");
+        if (at >= 0) {
+            reason = reason.substring(0, at);
+        }
+        reason = reason.strip();
+        Location loc = e.getLocation();
+        ErrorLocation located = loc == null || loc.getLineNumber() <= 0
+                ? where : where.withPosition(loc.getLineNumber(), loc.getColumnNumber(), -1);
+        return new FileFailedException("XML is not readable: " + reason, located, limitSetting(reason), e);
+    }
+
+    /** The setting behind a Woodstox limit message, or null if the message is not about a limit. */
+    static String limitSetting(String message) {
+        String m = message.toLowerCase(Locale.ROOT);
+        if (!m.contains("limit") && !m.contains("exceed")) {
+            return null;
+        }
+        if (m.contains("depth")) {
+            return IngestSettings.XML_MAX_DEPTH.key();
+        }
+        if (m.contains("attribute size") || m.contains("attribute value")) {
+            return IngestSettings.XML_MAX_ATTRIBUTE_SIZE.key();
+        }
+        if (m.contains("attributes")) {
+            return IngestSettings.XML_MAX_ATTRIBUTES.key();
+        }
+        if (m.contains("text")) {
+            return IngestSettings.XML_MAX_TEXT_SIZE.key();
+        }
+        return null;
+    }
+}

@@ -1,0 +1,160 @@
+package io.xmlingest.core.bind;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.xmlingest.core.error.ErrorLocation;
+import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.error.RecordRejectedException;
+import io.xmlingest.core.split.StaxRecordSplitter;
+import io.xmlingest.core.split.XmlLimits;
+import io.xmlingest.sample.persons.Person;
+import io.xmlingest.sample.persons.PhoneType;
+import jakarta.xml.bind.JAXBContext;
+import java.io.ByteArrayInputStream;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import javax.xml.namespace.QName;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class JaxbRecordBinderTest {
+
+    private static final QName PERSON = new QName("urn:xmlingest:sample:persons", "person");
+    private static JAXBContext context;
+
+    @BeforeAll
+    static void context() throws Exception {
+        context = JAXBContext.newInstance(Person.class);
+    }
+
+    static String person(String id, String body) {
+        return "<person" + (id == null ? "" : " id=\"" + id + "\"") + ">" + body + "</person>";
+    }
+
+    static final String GOOD_BODY = "<firstName>Zoë</firstName><lastName>O'Brien</lastName>"
+            + "<email>zoe.obrien@example.com</email><birthDate>1980-02-29</birthDate><active>true</active>"
+            + "<salary>1234.50</salary><phone type=\"mobile\">+4912345678</phone><phone type=\"work\">+4987654321</phone>"
+            + "<address><street>1 Main Street</street><city>Berlin</city><postalCode>10115</postalCode>"
+            + "<country>DE</country></address>";
+
+    /** Binds each record of a document; a rejection is recorded as its message, and the next record is read. */
+    private static List<Object> bindAll(String records) {
+        String xml = "<persons xmlns=\"urn:xmlingest:sample:persons\">\n" + records + "\n</persons>";
+        List<Object> out = new ArrayList<>();
+        JaxbRecordBinder<Person> binder = new JaxbRecordBinder<>(context, Person.class);
+        try (var s = new StaxRecordSplitter(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), "p.xml",
+                PERSON, XmlLimits.DEFAULTS)) {
+            while (s.next()) {
+                ErrorLocation where = new ErrorLocation("p.xml", s.position().recordIndex(), s.position().line(),
+                        s.position().column(), s.position().byteOffset());
+                try {
+                    out.add(binder.bind(s.record(), where));
+                } catch (RecordRejectedException e) {
+                    out.add(e);
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void bindsEveryFieldWithItsType() {
+        List<Object> bound = bindAll(person("42", GOOD_BODY));
+        Person p = (Person) bound.get(0);
+        assertThat(p.getId()).isEqualTo(42L);
+        assertThat(p.getFirstName()).isEqualTo("Zoë");
+        assertThat(p.getBirthDate().toXMLFormat()).isEqualTo("1980-02-29");
+        assertThat(p.isActive()).isTrue();
+        assertThat(p.getSalary()).isEqualByComparingTo(new BigDecimal("1234.50"));
+        assertThat(p.getPhone()).extracting(ph -> ph.getType()).containsExactly(PhoneType.MOBILE, PhoneType.WORK);
+        assertThat(p.getAddress().getCity()).isEqualTo("Berlin");
+    }
+
+    @Test
+    void textInANumberFieldRejectsTheRecordWithItsLine() {
+        List<Object> bound = bindAll(person("1", GOOD_BODY) + "\n"
+                + person("2", GOOD_BODY.replace("<salary>1234.50</salary>", "<salary>lots</salary>")) + "\n"
+                + person("3", GOOD_BODY));
+        assertThat(bound.get(0)).isInstanceOf(Person.class);
+        assertThat(bound.get(2)).isInstanceOf(Person.class);
+        assertThat(bound.get(1)).isInstanceOfSatisfying(RecordRejectedException.class, e -> {
+            assertThat(e.getMessage()).contains("p.xml", "record index 1", "line 3");
+            assertThat(e.getMessage()).contains("<salary>");
+        });
+    }
+
+    @Test
+    void anInvalidDateRejectsTheRecord() {
+        assertThat(bindAll(person("1", GOOD_BODY.replace("1980-02-29", "yesterday"))).get(0))
+                .isInstanceOf(RecordRejectedException.class);
+    }
+
+    @Test
+    void anInvalidBooleanRejectsTheRecordInsteadOfBindingFalse() {
+        assertThat(bindAll(person("1", GOOD_BODY.replace("<active>true</active>", "<active>tru</active>"))).get(0))
+                .isInstanceOfSatisfying(RecordRejectedException.class,
+                        e -> assertThat(e.getMessage()).contains("tru"));
+    }
+
+    @Test
+    void anInvalidIdRejectsTheRecordInsteadOfBindingZero() {
+        assertThat(bindAll(person("abc", GOOD_BODY)).get(0)).isInstanceOf(RecordRejectedException.class);
+    }
+
+    @Test
+    void anUnknownElementRejectsTheRecord() {
+        assertThat(bindAll(person("1", GOOD_BODY.replace("<active>", "<nickname>Z</nickname><active>"))).get(0))
+                .isInstanceOfSatisfying(RecordRejectedException.class,
+                        e -> assertThat(e.getMessage()).contains("nickname"));
+    }
+
+    @Test
+    void aMissingRequiredElementRejectsTheRecord() {
+        assertThat(bindAll(person("1", GOOD_BODY.replace("<city>Berlin</city>", ""))).get(0))
+                .isInstanceOfSatisfying(RecordRejectedException.class,
+                        e -> assertThat(e.getMessage()).contains("address/city"));
+        assertThat(bindAll(person("1", GOOD_BODY.replace("<active>true</active>", ""))).get(0))
+                .isInstanceOfSatisfying(RecordRejectedException.class,
+                        e -> assertThat(e.getMessage()).contains("active"));
+    }
+
+    @Test
+    void aMissingRequiredAttributeRejectsTheRecord() {
+        assertThat(bindAll(person(null, GOOD_BODY)).get(0))
+                .isInstanceOfSatisfying(RecordRejectedException.class, e -> assertThat(e.getMessage()).contains("@id"));
+    }
+
+    @Test
+    void aMissingRepeatedElementRejectsTheRecord() {
+        String noPhones = GOOD_BODY.replaceAll("<phone[^>]*>[^<]*</phone>", "");
+        assertThat(bindAll(person("1", noPhones)).get(0))
+                .isInstanceOfSatisfying(RecordRejectedException.class, e -> assertThat(e.getMessage()).contains("phone"));
+    }
+
+    @Test
+    void anInvalidEnumValueRejectsTheRecord() {
+        assertThat(bindAll(person("1", GOOD_BODY.replace("type=\"work\"", "type=\"fax\""))).get(0))
+                .isInstanceOf(RecordRejectedException.class);
+    }
+
+    @Test
+    void aLimitMetWhileBindingNamesTheSetting() {
+        String huge = person("1", GOOD_BODY.replace("Berlin", "B".repeat(20_000_000)));
+        assertThatThrownBy(() -> bindAll(huge))
+                .isInstanceOf(FileFailedException.class)
+                .hasMessageContaining("xml.max.text.size")
+                .hasMessageContaining("record index 0");
+    }
+
+    @Test
+    void xmlThatBreaksInsideARecordFailsTheFile() {
+        String broken = person("1", GOOD_BODY.replace("</street>", "</strete>"));
+        assertThatThrownBy(() -> bindAll(broken))
+                .isInstanceOf(FileFailedException.class)
+                .hasMessageContaining("p.xml")
+                .hasMessageContaining("record index 0");
+    }
+}

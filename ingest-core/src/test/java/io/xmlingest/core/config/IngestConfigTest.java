@@ -1,0 +1,91 @@
+package io.xmlingest.core.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.xmlingest.core.error.ConfigException;
+import java.util.Map;
+import javax.xml.namespace.QName;
+import org.junit.jupiter.api.Test;
+
+class IngestConfigTest {
+
+    @Test
+    void flagsWinOverEnvironmentOverFileOverDefaults() {
+        IngestConfig c = IngestConfig.resolve(IngestSettings.ALL,
+                Map.of("page.max.records", "10"),
+                Map.of("XMLINGEST_PAGE_MAX_RECORDS", "20", "XMLINGEST_TOPIC_PARTITIONS", "7", "PATH", "/bin"),
+                Map.of("page.max.records", "30", "topic.partitions", "8", "kafka.linger.ms", "99"));
+        assertThat(c.get(IngestSettings.PAGE_MAX_RECORDS)).isEqualTo(10);
+        assertThat(c.sourceOf(IngestSettings.PAGE_MAX_RECORDS)).isEqualTo(IngestConfig.Source.FLAG);
+        assertThat(c.get(IngestSettings.TOPIC_PARTITIONS)).isEqualTo(7);
+        assertThat(c.sourceOf(IngestSettings.TOPIC_PARTITIONS)).isEqualTo(IngestConfig.Source.ENVIRONMENT);
+        assertThat(c.get(IngestSettings.LINGER_MS)).isEqualTo(99);
+        assertThat(c.sourceOf(IngestSettings.LINGER_MS)).isEqualTo(IngestConfig.Source.FILE);
+        assertThat(c.get(IngestSettings.COMPRESSION)).isEqualTo("lz4");
+        assertThat(c.sourceOf(IngestSettings.COMPRESSION)).isEqualTo(IngestConfig.Source.DEFAULT);
+    }
+
+    @Test
+    void parsesTypedValues() {
+        IngestConfig c = IngestConfig.of(IngestSettings.ALL, Map.of("page.max.bytes", "2MiB",
+                "record.element", "{urn:x}order", "topic", "t"));
+        assertThat(c.get(IngestSettings.PAGE_MAX_BYTES)).isEqualTo(2L * 1024 * 1024);
+        assertThat(c.get(IngestSettings.RECORD_ELEMENT)).isEqualTo(new QName("urn:x", "order"));
+        assertThat(c.get(IngestSettings.TOPIC)).isEqualTo("t");
+    }
+
+    @Test
+    void anInvalidValueNamesTheKeyAndTheValue() {
+        assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("page.max.records", "0")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("page.max.records").hasMessageContaining("'0'").hasMessageContaining("between 1");
+        assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("kafka.compression.type", "brotli")))
+                .hasMessageContaining("kafka.compression.type").hasMessageContaining("lz4");
+        assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("page.max.bytes", "lots")))
+                .hasMessageContaining("page.max.bytes").hasMessageContaining("byte count");
+    }
+
+    @Test
+    void anInvalidEnvironmentValueNamesTheKey() {
+        assertThatThrownBy(() -> IngestConfig.resolve(IngestSettings.ALL, Map.of(),
+                Map.of("XMLINGEST_KAFKA_LINGER_MS", "soon"), Map.of()))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("kafka.linger.ms");
+    }
+
+    @Test
+    void anUnknownKeyIsAnErrorWithASuggestion() {
+        assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("page.max.record", "5")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("page.max.record").hasMessageContaining("did you mean page.max.records");
+        assertThatThrownBy(() -> IngestConfig.resolve(IngestSettings.ALL, Map.of(),
+                Map.of("XMLINGEST_PAGE_MAX_RECORD", "5"), Map.of()))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("XMLINGEST_PAGE_MAX_RECORD");
+    }
+
+    @Test
+    void aMissingRequiredSettingNamesItsKeyAndVariable() {
+        IngestConfig c = IngestConfig.of(IngestSettings.ALL, Map.of());
+        assertThatThrownBy(() -> c.get(IngestSettings.TOPIC))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("topic").hasMessageContaining("XMLINGEST_TOPIC");
+    }
+
+    @Test
+    void withKeepsEarlierChoicesAndAddsNewOnes() {
+        IngestConfig c = IngestConfig.of(IngestSettings.ALL, Map.of("topic", "t", "page.max.records", "5"));
+        IngestConfig d = c.with(Map.of("kafka.bootstrap.servers", "h:1"));
+        assertThat(d.get(IngestSettings.TOPIC)).isEqualTo("t");
+        assertThat(d.get(IngestSettings.PAGE_MAX_RECORDS)).isEqualTo(5);
+        assertThat(d.get(IngestSettings.BOOTSTRAP_SERVERS)).isEqualTo("h:1");
+        assertThat(c.get(IngestSettings.BOOTSTRAP_SERVERS)).isEmpty();
+    }
+
+    @Test
+    void theDocTableListsEverySettingOnce() {
+        String table = ConfigDocPrinter.markdownTable(IngestSettings.ALL);
+        for (Setting<?> s : IngestSettings.ALL) {
+            assertThat(table).containsOnlyOnce("| `" + s.key() + "` |");
+        }
+        assertThat(table).contains("`4MiB`").contains("(required)");
+    }
+}

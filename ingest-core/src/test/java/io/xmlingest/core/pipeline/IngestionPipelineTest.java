@@ -1,0 +1,165 @@
+package io.xmlingest.core.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.ConfigException;
+import io.xmlingest.core.error.ErrorLocation;
+import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.error.RecordRejectedException;
+import io.xmlingest.core.error.RetriableIngestException;
+import io.xmlingest.core.page.OutgoingRecord;
+import io.xmlingest.core.page.Page;
+import io.xmlingest.core.publish.InMemoryPagePublisher;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class IngestionPipelineTest {
+
+    @TempDir
+    Path dir;
+
+    static String person(long id) {
+        return "<person id=\"" + id + "\"><firstName>F" + id + "</firstName><lastName>L</lastName>"
+                + "<email>f" + id + "@example.com</email><birthDate>1970-01-01</birthDate><active>true</active>"
+                + "<salary>1.00</salary><phone type=\"home\">+1234567</phone><address><street>s</street>"
+                + "<city>c</city><postalCode>12345</postalCode><country>DE</country></address></person>\n";
+    }
+
+    private Path file(String name, String records) throws Exception {
+        return Files.writeString(dir.resolve(name),
+                "<persons xmlns=\"urn:xmlingest:sample:persons\">\n" + records + "</persons>\n");
+    }
+
+    private static IngestConfig config(String... keyValues) {
+        Map<String, String> flags = new HashMap<>(Map.of("topic", "t", "page.max.records", "3"));
+        for (int i = 0; i < keyValues.length; i += 2) {
+            flags.put(keyValues[i], keyValues[i + 1]);
+        }
+        return IngestConfig.of(IngestSettings.ALL, flags);
+    }
+
+    private static List<OutgoingRecord> published(InMemoryPagePublisher publisher) {
+        List<OutgoingRecord> all = new ArrayList<>();
+        publisher.pages().forEach(p -> all.addAll(p.records()));
+        return all;
+    }
+
+    @Test
+    void publishesEveryRecordInPagesKeyedById() throws Exception {
+        StringBuilder records = new StringBuilder();
+        for (long i = 1; i <= 10; i++) {
+            records.append(person(i * 100));
+        }
+        Path f = file("ten.xml", records.toString());
+        InMemoryPagePublisher publisher = new InMemoryPagePublisher();
+        FileSummary s = IngestionPipeline.create(config(), publisher, IngestListener.NONE).ingest(f);
+
+        assertThat(s.records()).isEqualTo(10);
+        assertThat(s.pages()).isEqualTo(4);
+        assertThat(s.rejected()).isZero();
+        assertThat(s.fileId()).isEqualTo(FileIdentity.sha256(f)).hasSize(64);
+        assertThat(publisher.pages()).extracting(Page::size).containsExactly(3, 3, 3, 1);
+        List<OutgoingRecord> out = published(publisher);
+        assertThat(out).extracting(OutgoingRecord::index).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
+        assertThat(out).extracting(r -> new String(r.key(), StandardCharsets.UTF_8))
+                .containsExactly("100", "200", "300", "400", "500", "600", "700", "800", "900", "1000");
+        assertThat(new String(out.get(0).value(), StandardCharsets.UTF_8)).startsWith("{\"id\":100,\"firstName\":\"F100\"");
+        assertThat(s.messageBytes()).isEqualTo(out.stream().mapToLong(OutgoingRecord::size).sum());
+    }
+
+    @Test
+    void withoutAKeySettingTheKeyIsFileIdAndIndex() throws Exception {
+        Path f = file("k.xml", person(1) + person(2));
+        InMemoryPagePublisher publisher = new InMemoryPagePublisher();
+        FileSummary s = IngestionPipeline.create(config("record.key", ""), publisher, IngestListener.NONE).ingest(f);
+        assertThat(published(publisher)).extracting(r -> new String(r.key(), StandardCharsets.UTF_8))
+                .containsExactly(s.fileId() + ":0", s.fileId() + ":1");
+    }
+
+    @Test
+    void rejectedRecordsAreReportedAndNotPublishedWhileTheRestIs() throws Exception {
+        Path f = file("bad.xml", person(1) + person(2).replace("<salary>1.00", "<salary>x")
+                + person(3).replace("<city>c</city>", "") + person(4));
+        InMemoryPagePublisher publisher = new InMemoryPagePublisher();
+        List<RecordRejectedException> rejected = new ArrayList<>();
+        IngestListener listener = new IngestListener() {
+            @Override
+            public void rejected(RecordRejectedException e) {
+                rejected.add(e);
+            }
+        };
+        FileSummary s = IngestionPipeline.create(config(), publisher, listener).ingest(f);
+        assertThat(s.records()).isEqualTo(2);
+        assertThat(s.rejected()).isEqualTo(2);
+        assertThat(published(publisher)).extracting(OutgoingRecord::index).containsExactly(0L, 3L);
+        assertThat(rejected).extracting(e -> e.location().map(ErrorLocation::recordIndex).orElse(-1L))
+                .containsExactly(1L, 2L);
+        assertThat(rejected.get(0).getMessage()).contains("bad.xml", "line 3");
+        assertThat(rejected.get(1).getMessage()).contains("address/city");
+    }
+
+    @Test
+    void moreRejectionsThanAllowedFailTheFileNamingTheSetting() throws Exception {
+        Path f = file("worse.xml", person(1) + person(2).replace("<salary>1.00", "<salary>x")
+                + person(3).replace("<salary>1.00", "<salary>y") + person(4));
+        InMemoryPagePublisher publisher = new InMemoryPagePublisher();
+        assertThatThrownBy(() -> IngestionPipeline.create(config("file.max.rejected.records", "1"), publisher,
+                IngestListener.NONE).ingest(f))
+                .isInstanceOf(FileFailedException.class)
+                .hasMessageContaining("file.max.rejected.records")
+                .hasMessageContaining("record index 2");
+    }
+
+    @Test
+    void aFileThatBreaksMidWayKeepsThePagesBeforeTheFault() throws Exception {
+        StringBuilder records = new StringBuilder();
+        for (long i = 1; i <= 7; i++) {
+            records.append(person(i));
+        }
+        records.append("<person id=\"8\"><firstName>unclosed</person>\n");
+        Path f = file("broken.xml", records.toString());
+        InMemoryPagePublisher publisher = new InMemoryPagePublisher();
+        assertThatThrownBy(() -> IngestionPipeline.create(config(), publisher, IngestListener.NONE).ingest(f))
+                .isInstanceOf(FileFailedException.class)
+                .hasMessageContaining("broken.xml")
+                .hasMessageContaining("record index 7")
+                .hasMessageContaining("line 9");
+        assertThat(published(publisher)).extracting(OutgoingRecord::index).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
+    }
+
+    @Test
+    void aPublishFailureStopsTheFile() throws Exception {
+        Path f = file("p.xml", person(1) + person(2));
+        InMemoryPagePublisher publisher = new InMemoryPagePublisher();
+        publisher.failWith(new RetriableIngestException("broker down", null, "kafka.delivery.timeout.ms", null));
+        assertThatThrownBy(() -> IngestionPipeline.create(config(), publisher, IngestListener.NONE).ingest(f))
+                .isInstanceOf(RetriableIngestException.class).hasMessageContaining("broker down");
+    }
+
+    @Test
+    void aFileWithoutRecordsPublishesNothing() throws Exception {
+        Path f = file("empty.xml", "");
+        InMemoryPagePublisher publisher = new InMemoryPagePublisher();
+        FileSummary s = IngestionPipeline.create(config(), publisher, IngestListener.NONE).ingest(f);
+        assertThat(s.records()).isZero();
+        assertThat(publisher.pages()).isEmpty();
+    }
+
+    @Test
+    void wrongModelSettingsStopStartUpNamingTheSetting() {
+        assertThatThrownBy(() -> IngestionPipeline.validateModel(config("record.class", "com.example.Nope")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("record.class");
+        assertThatThrownBy(() -> IngestionPipeline.validateModel(config("record.key", "nope")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("record.key");
+    }
+}

@@ -1,0 +1,246 @@
+package io.xmlingest.core.split;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.xmlingest.core.error.FileFailedException;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import javax.xml.namespace.QName;
+import javax.xml.stream.XMLStreamConstants;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamReader;
+import org.junit.jupiter.api.Test;
+
+class StaxRecordSplitterTest {
+
+    private static final String NS = "urn:test";
+    private static final QName ITEM = new QName(NS, "item");
+
+    private static StaxRecordSplitter splitter(String xml, QName record) {
+        return splitter(xml, record, XmlLimits.DEFAULTS);
+    }
+
+    private static StaxRecordSplitter splitter(String xml, QName record, XmlLimits limits) {
+        return new StaxRecordSplitter(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), "test.xml", record, limits);
+    }
+
+    /** Reads every record fully through its view and returns a compact text of each. */
+    private static List<String> records(RecordSplitter s) throws XMLStreamException {
+        List<String> out = new ArrayList<>();
+        while (s.next()) {
+            out.add(text(s.record()));
+        }
+        return out;
+    }
+
+    /** Start tags as name[attr=value], text trimmed, end tags as '/'. */
+    private static String text(XMLStreamReader r) throws XMLStreamException {
+        StringBuilder b = new StringBuilder();
+        int event = r.getEventType();
+        while (event != XMLStreamConstants.END_DOCUMENT) {
+            if (event == XMLStreamConstants.START_ELEMENT) {
+                b.append('<').append(r.getLocalName());
+                for (int i = 0; i < r.getAttributeCount(); i++) {
+                    b.append(' ').append(r.getAttributeLocalName(i)).append('=').append(r.getAttributeValue(i));
+                }
+                b.append('>');
+            } else if (event == XMLStreamConstants.CHARACTERS) {
+                b.append(r.getText().strip());
+            } else if (event == XMLStreamConstants.END_ELEMENT) {
+                b.append("</>");
+            }
+            event = r.next();
+        }
+        return b.toString();
+    }
+
+    private static void skipAll(RecordSplitter s) {
+        while (s.next()) {
+            // the splitter itself reads past each unread record
+        }
+    }
+
+    @Test
+    void picksRecordsByNamespaceQualifiedNameOnly() throws Exception {
+        String xml = """
+                <root xmlns="urn:test" xmlns:o="urn:other">
+                  <item id="1">a</item>
+                  <o:item id="x">not a record</o:item>
+                  <item id="2">b</item>
+                </root>""";
+        try (var s = splitter(xml, ITEM)) {
+            assertThat(records(s)).containsExactly("<item id=1>a</>", "<item id=2>b</>");
+        }
+    }
+
+    @Test
+    void aNestedElementWithTheSameNameBelongsToItsRecord() throws Exception {
+        String xml = """
+                <root xmlns="urn:test"><item id="1"><item id="1.1">inner</item></item><item id="2"/></root>""";
+        try (var s = splitter(xml, ITEM)) {
+            assertThat(records(s)).containsExactly("<item id=1><item id=1.1>inner</></>", "<item id=2></>");
+        }
+    }
+
+    @Test
+    void findsRecordsAtAnyDepth() throws Exception {
+        String xml = """
+                <export xmlns="urn:test">
+                  <batch><group><item id="deep"/></group></batch>
+                  <item id="shallow"/>
+                  <other><x><y><z><item id="deeper"/></z></y></x></other>
+                </export>""";
+        try (var s = splitter(xml, ITEM)) {
+            assertThat(records(s)).containsExactly("<item id=deep></>", "<item id=shallow></>", "<item id=deeper></>");
+        }
+    }
+
+    @Test
+    void matchesRecordsWithoutNamespace() throws Exception {
+        try (var s = splitter("<r><item a='1' b='2'/><item/></r>", new QName("item"))) {
+            assertThat(records(s)).containsExactly("<item a=1 b=2></>", "<item></>");
+        }
+    }
+
+    @Test
+    void prefixedRecordsMatchByNamespaceNotPrefix() throws Exception {
+        String xml = "<t:root xmlns:t='urn:test' xmlns:u='urn:test'><t:item id='1'/><u:item id='2'/></t:root>";
+        try (var s = splitter(xml, ITEM)) {
+            assertThat(records(s)).containsExactly("<item id=1></>", "<item id=2></>");
+        }
+    }
+
+    @Test
+    void reportsPositionOfEachRecordStart() throws Exception {
+        String xml = "<root xmlns='urn:test'>\n  <item/>\n  <item>x</item>\n</root>";
+        try (var s = splitter(xml, ITEM)) {
+            assertThat(s.next()).isTrue();
+            // Woodstox decodes UTF-8 itself and knows char offsets only, so the byte offset is unknown (-1).
+            assertThat(s.position()).isEqualTo(new SplitPosition(0, 2, 3, -1));
+            assertThat(s.next()).isTrue();
+            assertThat(s.position()).isEqualTo(new SplitPosition(1, 3, 3, -1));
+            assertThat(s.next()).isFalse();
+        }
+    }
+
+    @Test
+    void continuesAfterARecordThatWasOnlyPartlyRead() throws Exception {
+        String xml = "<root xmlns='urn:test'><item id='1'><a><b>deep</b></a><c/></item><item id='2'/></root>";
+        try (var s = splitter(xml, ITEM)) {
+            assertThat(s.next()).isTrue();
+            XMLStreamReader r = s.record();
+            r.next(); // <a>
+            r.next(); // <b>: abandon the record here, as a failing binder would
+            assertThat(s.next()).isTrue();
+            assertThat(text(s.record())).isEqualTo("<item id=2></>");
+            assertThat(s.next()).isFalse();
+        }
+    }
+
+    @Test
+    void continuesAfterARecordThatWasNotReadAtAll() throws Exception {
+        try (var s = splitter("<root xmlns='urn:test'><item id='1'><a/></item><item id='2'/></root>", ITEM)) {
+            assertThat(s.next()).isTrue();
+            assertThat(s.next()).isTrue();
+            assertThat(s.position().recordIndex()).isEqualTo(1);
+            assertThat(s.next()).isFalse();
+        }
+    }
+
+    @Test
+    void theRecordViewEndsWithTheRecord() throws Exception {
+        try (var s = splitter("<root xmlns='urn:test'><item>a</item><item>b</item></root>", ITEM)) {
+            assertThat(s.next()).isTrue();
+            XMLStreamReader r = s.record();
+            assertThat(r.getElementText()).isEqualTo("a");
+            assertThat(r.next()).isEqualTo(XMLStreamConstants.END_DOCUMENT);
+            assertThat(r.hasNext()).isFalse();
+            assertThat(s.next()).isTrue();
+            assertThat(text(s.record())).isEqualTo("<item>b</>");
+        }
+    }
+
+    @Test
+    void aFileWithoutRecordsHasNone() {
+        try (var s = splitter("<root xmlns='urn:test'><other/></root>", ITEM)) {
+            assertThat(s.next()).isFalse();
+        }
+    }
+
+    @Test
+    void malformedXmlFailsTheFileWithItsPosition() {
+        String xml = "<root xmlns='urn:test'>\n<item>a</item>\n<item>b</wrong>\n</root>";
+        try (var s = splitter(xml, ITEM)) {
+            assertThat(s.next()).isTrue();
+            assertThat(s.next()).isTrue();
+            assertThatThrownBy(s::next)
+                    .isInstanceOfSatisfying(FileFailedException.class, e -> {
+                        assertThat(e.location()).get().satisfies(l -> {
+                            assertThat(l.file()).isEqualTo("test.xml");
+                            assertThat(l.recordIndex()).isEqualTo(1);
+                            assertThat(l.line()).isEqualTo(3);
+                        });
+                        assertThat(e.getMessage()).contains("test.xml", "record index 1", "line 3", "wrong");
+                    });
+        }
+    }
+
+    @Test
+    void aTruncatedFileFails() {
+        String xml = "<root xmlns='urn:test'><item>a</item><item>b";
+        try (var s = splitter(xml, ITEM)) {
+            assertThatThrownBy(() -> {
+                while (s.next()) {
+                    // skip every record
+                }
+            }).isInstanceOf(FileFailedException.class).hasMessageContaining("test.xml");
+        }
+    }
+
+    @Test
+    void aDepthOverTheLimitNamesTheSetting() {
+        String xml = "<root xmlns='urn:test'><item>" + "<a>".repeat(20) + "</a>".repeat(20) + "</item></root>";
+        try (var s = splitter(xml, ITEM, new XmlLimits(10, 100, 1000, 1000))) {
+            assertThatThrownBy(() -> {
+                while (s.next()) {
+                    // the splitter skips the unread record, meeting the depth limit on the way
+                }
+            }).isInstanceOf(FileFailedException.class)
+                    .hasMessageContaining("xml.max.depth")
+                    .hasMessageContaining("test.xml");
+        }
+    }
+
+    @Test
+    void aTextNodeOverTheLimitNamesTheSetting() {
+        String xml = "<root xmlns='urn:test'><item>" + "x".repeat(5000) + "</item></root>";
+        try (var s = splitter(xml, ITEM, new XmlLimits(10, 100, 1000, 1000))) {
+            assertThatThrownBy(() -> skipAll(s))
+                    .isInstanceOf(FileFailedException.class)
+                    .hasMessageContaining("xml.max.text.size");
+        }
+    }
+
+    @Test
+    void anExternalEntityIsNeverResolved() {
+        String xml = "<?xml version='1.0'?><!DOCTYPE root [<!ENTITY x SYSTEM 'file:///etc/passwd'>]>"
+                + "<root xmlns='urn:test'><item>&x;</item></root>";
+        try (var s = splitter(xml, ITEM)) {
+            assertThatThrownBy(() -> skipAll(s))
+                    .isInstanceOf(FileFailedException.class)
+                    .hasMessageContaining("test.xml")
+                    .hasMessageContaining("refused");
+        }
+    }
+
+    @Test
+    void utf16WithByteOrderMarkIsRead() throws Exception {
+        byte[] bytes = "\uFEFF<root xmlns='urn:test'><item>Zoë Łukasz</item></root>".getBytes(StandardCharsets.UTF_16BE);
+        try (var s = new StaxRecordSplitter(new ByteArrayInputStream(bytes), "utf16.xml", ITEM, XmlLimits.DEFAULTS)) {
+            assertThat(records(s)).containsExactly("<item>Zoë Łukasz</>");
+        }
+    }
+}
