@@ -20,6 +20,12 @@ public final class HardenedXmlInput {
                 + "': xmlingest never opens files or connections named by a document");
     };
 
+    // Woodstox passes the entity's name as the last argument when it meets an undeclared entity.
+    private static final XMLResolver UNDECLARED = (publicId, systemId, baseUri, entityName) -> {
+        throw new XMLStreamException("undeclared entity reference &" + entityName + "; (DTDs are not processed: "
+                + "only XML's predefined entities and character references are allowed)");
+    };
+
     public static WstxInputFactory factory(XmlLimits limits) {
         WstxInputFactory f = new WstxInputFactory();
         f.setProperty(XMLInputFactory.IS_NAMESPACE_AWARE, true);
@@ -29,7 +35,7 @@ public final class HardenedXmlInput {
         f.setXMLResolver(REFUSE);
         f.setProperty(WstxInputProperties.P_DTD_RESOLVER, REFUSE);
         f.setProperty(WstxInputProperties.P_ENTITY_RESOLVER, REFUSE);
-        f.setProperty(WstxInputProperties.P_UNDECLARED_ENTITY_RESOLVER, REFUSE);
+        f.setProperty(WstxInputProperties.P_UNDECLARED_ENTITY_RESOLVER, UNDECLARED);
         f.setProperty(WstxInputProperties.P_MAX_ELEMENT_DEPTH, limits.maxDepth());
         f.setProperty(WstxInputProperties.P_MAX_ATTRIBUTES_PER_ELEMENT, limits.maxAttributes());
         f.setProperty(WstxInputProperties.P_MAX_ATTRIBUTE_SIZE, (int) Math.min(Integer.MAX_VALUE, limits.maxAttributeSize()));

@@ -22,7 +22,7 @@ public interface RecordSplitter extends Closeable {
     /** The current record as a reader that ends with its end tag. */
     XMLStreamReader record();
 
-    /** Bytes read from the file so far, or -1 if unknown. */
+    /** Bytes taken from the file so far, including the parser's read-ahead: for progress, not for seeking. */
     long bytesRead();
 
     @Override

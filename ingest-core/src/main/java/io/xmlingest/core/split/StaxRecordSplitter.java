@@ -23,7 +23,7 @@ import org.codehaus.stax2.XMLStreamReader2;
  */
 public final class StaxRecordSplitter implements RecordSplitter {
 
-    private final InputStream input;
+    private final CountingInputStream input;
     private final XMLStreamReader2 cursor;
     private final RecordFragmentReader fragment;
     private final String fileName;
@@ -40,12 +40,12 @@ public final class StaxRecordSplitter implements RecordSplitter {
      * @param fileName the name used in positions and errors
      */
     public StaxRecordSplitter(InputStream input, String fileName, QName recordElement, XmlLimits limits) {
-        this.input = input;
+        this.input = new CountingInputStream(input);
         this.fileName = fileName;
         this.recordNamespace = recordElement.getNamespaceURI();
         this.recordLocalName = recordElement.getLocalPart();
         try {
-            this.cursor = (XMLStreamReader2) HardenedXmlInput.factory(limits).createXMLStreamReader(fileName, input);
+            this.cursor = (XMLStreamReader2) HardenedXmlInput.factory(limits).createXMLStreamReader(fileName, this.input);
         } catch (XMLStreamException e) {
             closeQuietly();
             throw failure(e);
@@ -130,11 +130,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
 
     @Override
     public long bytesRead() {
-        try {
-            return cursor.getLocationInfo().getEndingByteOffset();
-        } catch (XMLStreamException e) {
-            return -1;
-        }
+        return input.count();
     }
 
     @Override
@@ -156,7 +152,8 @@ public final class StaxRecordSplitter implements RecordSplitter {
     }
 
     private FileFailedException failure(XMLStreamException e) {
-        return XmlFaults.notReadable(e, location(null));
+        // A resolver's refusal carries no location of its own: fall back to the cursor's.
+        return XmlFaults.notReadable(e, location(cursor == null ? null : cursor.getLocation()));
     }
 
     private ErrorLocation location(Location where) {

@@ -232,7 +232,48 @@ class StaxRecordSplitterTest {
             assertThatThrownBy(() -> skipAll(s))
                     .isInstanceOf(FileFailedException.class)
                     .hasMessageContaining("test.xml")
-                    .hasMessageContaining("refused");
+                    // the DTD is never processed, so the entity stays undeclared and is never opened
+                    .hasMessageContaining("undeclared entity reference &x;");
+        }
+    }
+
+    @Test
+    void anUndeclaredEntityReferenceFailsTheFile() {
+        try (var s = splitter("<root xmlns='urn:test'><item>a &nbsp; b</item></root>", ITEM)) {
+            assertThatThrownBy(() -> skipAll(s))
+                    .isInstanceOf(FileFailedException.class)
+                    .hasMessageContaining("test.xml")
+                    .hasMessageContaining("line 1")
+                    .hasMessageContaining("&nbsp;");
+        }
+    }
+
+    @Test
+    void anInternalEntityIsNotExpandedButFailsTheFile() {
+        String xml = "<!DOCTYPE root [<!ENTITY a 'aaaaaaaaaa'><!ENTITY b '&a;&a;&a;&a;&a;&a;&a;&a;'>]>"
+                + "<root xmlns='urn:test'><item>&b;</item></root>";
+        try (var s = splitter(xml, ITEM)) {
+            assertThatThrownBy(() -> skipAll(s)).isInstanceOf(FileFailedException.class);
+        }
+    }
+
+    @Test
+    void predefinedEntitiesAndCharacterReferencesAreText() throws Exception {
+        try (var s = splitter("<root xmlns='urn:test'><item>&lt;a&gt; &amp; &#233;&#x4E2D;</item></root>", ITEM)) {
+            assertThat(records(s)).containsExactly("<item><a> & é中</>");
+        }
+    }
+
+    @Test
+    void countsTheBytesTakenFromTheFile() {
+        String xml = "<root xmlns='urn:test'>" + "<item>x</item>".repeat(10_000) + "</root>";
+        try (var s = splitter(xml, ITEM)) {
+            long records = 0;
+            while (s.next()) {
+                records++;
+            }
+            assertThat(records).isEqualTo(10_000);
+            assertThat(s.bytesRead()).isEqualTo(xml.length());
         }
     }
 
