@@ -1,39 +1,52 @@
 package io.xmlingest.bench;
 
-import io.xmlingest.datagen.DatagenCommand;
-import io.xmlingest.sample.persons.Person;
-import jakarta.xml.bind.JAXBContext;
+import io.xmlingest.bench.strategy.Strategies;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/**
- * A quick in-process measurement of the pipeline's stages without Kafka: each stage runs over the
- * same datagen file, once to warm up, then {@code --runs} counted times; the report gives the
- * median, minimum and maximum and each stage's rate as a ratio of the scan ceiling measured in
- * the same run. All stages share one JVM, so it is a guide, not the forked-JVM study.
- */
+/** {@code java -jar bench.jar}: the speed-and-memory study, written as a Markdown report with charts. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Measures scan, bind and serialize rates on a datagen persons file (no Kafka), median of several runs.",
-        footer = {"", "Example:", "  java -jar bench/target/bench.jar --records 1000000 --runs 5"})
+        description = "Measures every strategy at every size, each in its own forked JVM, and writes report.md with charts.",
+        footer = {"", "Examples:",
+            "  java -jar bench/target/bench.jar --sizes 1000,100000,1000000",
+            "  java -jar bench/target/bench.jar --sizes 100000 --strategies woodstox-jaxb,ours-split-bind --runs 3",
+            "  java -jar bench/target/bench.jar --sizes 1000,100000,1000000 --out bench/report --update-readme README.md"})
 public final class BenchCommand implements Callable<Integer> {
 
-    @Option(names = "--records", description = "Records in the test file (default: ${DEFAULT-VALUE}).")
-    long records = 100_000;
+    @Option(names = "--sizes", split = ",", description = "Record counts of the test files (default: ${DEFAULT-VALUE}).")
+    List<Long> sizes = new ArrayList<>(List.of(1_000L, 10_000L, 100_000L, 1_000_000L));
 
-    @Option(names = "--runs", description = "Counted runs per stage (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--strategies", split = ",", description = "Strategies to run (default: all).")
+    List<String> strategies;
+
+    @Option(names = "--runs", description = "Counted runs per strategy and size (default: ${DEFAULT-VALUE}).")
     int runs = 5;
 
-    @Option(names = "--dir", description = "Where generated test files are kept for reuse (default: ${DEFAULT-VALUE}).")
-    Path dir = Path.of("target/bench-data");
+    @Option(names = "--warmups", description = "Warm-up runs before counting (default: ${DEFAULT-VALUE}).")
+    int warmups = 1;
+
+    @Option(names = "--heap", description = "-Xmx of each forked JVM (default: ${DEFAULT-VALUE}).")
+    String heap = "2g";
+
+    @Option(names = "--out", description = "Report directory (default: ${DEFAULT-VALUE}).")
+    Path out = Path.of("bench-report");
+
+    @Option(names = "--data", description = "Where generated test files are cached (default: ${DEFAULT-VALUE}).")
+    Path data = Path.of("bench-data");
+
+    @Option(names = "--no-heap-search", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Search the smallest heap for whole-document JAXB (default: on).")
+    boolean heapSearch = true;
+
+    @Option(names = "--update-readme", paramLabel = "README",
+            description = "Replace the README's bench section (between its bench markers) with this run's figures.")
+    Path readme;
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new BenchCommand()).execute(args));
@@ -41,76 +54,47 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Path file = dataFile(dir, records);
-        System.out.print(report(file, runs));
-        return 0;
-    }
-
-    /** The datagen file for this size, generated once and reused (same seed, so the same bytes). */
-    static Path dataFile(Path dir, long records) throws Exception {
-        Files.createDirectories(dir);
-        Path file = dir.resolve("persons-" + records + "-seed42.xml");
-        if (!Files.exists(file)) {
-            Path partial = dir.resolve(file.getFileName() + ".part");
-            DatagenCommand.generate(partial, records, 42);
-            Files.move(partial, file);
+        List<Strategies.Entry> chosen = strategies == null ? Strategies.all()
+                : strategies.stream().map(Strategies::get).toList();
+        Files.createDirectories(out);
+        Bench.Plan plan = new Bench.Plan(sizes, chosen, warmups, runs, heap, data, out.resolve("work"), heapSearch);
+        Bench.Results results = new Bench(plan, System.err).run();
+        write(results, out);
+        if (readme != null) {
+            updateReadme(readme, Report.readmeSection(results, readme.toAbsolutePath().getParent()
+                    .relativize(out.toAbsolutePath().resolve("report.md")).toString()));
         }
-        return file;
+        System.out.println("report: " + out.resolve("report.md"));
+        return results.measurements().stream().allMatch(m -> m.ok() || m.strategy().equals(Bench.WHOLE_DOCUMENT)) ? 0 : 1;
     }
 
-    /** Measures every stage and renders the Markdown report. */
-    static String report(Path file, int runs) throws Exception {
-        JAXBContext context = JAXBContext.newInstance(Person.class);
-        long bytes = Files.size(file);
-        List<Result> results = new ArrayList<>();
-        for (Stage stage : Stage.values()) {
-            long[] warm = stage.run(file, context);
-            long[] nanos = new long[runs];
-            for (int i = 0; i < runs; i++) {
-                long t = System.nanoTime();
-                long[] r = stage.run(file, context);
-                nanos[i] = System.nanoTime() - t;
-                if (r[0] != warm[0] || r[1] != warm[1]) {
-                    throw new IllegalStateException(stage + " gave different results on the same file");
-                }
+    static void write(Bench.Results results, Path out) throws Exception {
+        Files.createDirectories(out);
+        Files.writeString(out.resolve("report.md"), Report.full(results));
+        Charts.write(results, out);
+        deleteRecursively(out.resolve("work"));
+    }
+
+    static void updateReadme(Path readme, String section) throws Exception {
+        String start = "<!-- bench:start -->\n";
+        String end = "<!-- bench:end -->";
+        String text = Files.readString(readme);
+        int from = text.indexOf(start);
+        int to = text.indexOf(end);
+        if (from < 0 || to < from) {
+            throw new IllegalStateException(readme + " has no " + start.strip() + " ... " + end + " markers");
+        }
+        Files.writeString(readme, text.substring(0, from + start.length()) + section + text.substring(to));
+    }
+
+    private static void deleteRecursively(Path dir) throws Exception {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
             }
-            results.add(new Result(stage, warm[0], nanos));
-        }
-        StringBuilder out = new StringBuilder();
-        Runtime rt = Runtime.getRuntime();
-        out.append(String.format(Locale.ROOT, "%s, %d records, %.1f MB; %d counted runs per stage after one warm-up; "
-                        + "%s, Java %s, %d cores, max heap %d MB%n%n", file.getFileName(), results.get(0).records,
-                bytes / 1e6, runs, LocalDate.now(), System.getProperty("java.version"), rt.availableProcessors(),
-                rt.maxMemory() >> 20));
-        out.append("| stage | median s | min s | max s | records/s (median) | MB/s (median) | vs scan |\n");
-        out.append("|---|---|---|---|---|---|---|\n");
-        double scanRate = results.get(0).rate();
-        for (Result r : results) {
-            out.append(String.format(Locale.ROOT, "| %s | %.3f | %.3f | %.3f | %.0f | %.1f | %.2f |%n",
-                    r.stage.name().toLowerCase(Locale.ROOT), r.median() / 1e9, r.min() / 1e9, r.max() / 1e9,
-                    r.rate(), bytes / 1e6 / (r.median() / 1e9), r.rate() / scanRate));
-        }
-        return out.toString();
-    }
-
-    record Result(Stage stage, long records, long[] nanos) {
-        long median() {
-            long[] sorted = nanos.clone();
-            Arrays.sort(sorted);
-            int n = sorted.length;
-            return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-        }
-
-        long min() {
-            return Arrays.stream(nanos).min().orElseThrow();
-        }
-
-        long max() {
-            return Arrays.stream(nanos).max().orElseThrow();
-        }
-
-        double rate() {
-            return records / (median() / 1e9);
         }
     }
 }

@@ -86,7 +86,7 @@ public final class DatagenCommand implements Callable<Integer> {
 
     /** A one-line progress bar on a terminal; silent otherwise. */
     public static final class Progress {
-        static final Progress NONE = new Progress(false, 0, null);
+        public static final Progress NONE = new Progress(false, 0, null);
         private final boolean enabled;
         private final long total;
         private final PrintStream out;

@@ -1,0 +1,107 @@
+package io.xmlingest.bench;
+
+import io.xmlingest.app.kafka.EmbeddedKafkaBroker;
+import io.xmlingest.bench.strategy.Strategies;
+import io.xmlingest.datagen.DatagenCommand;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Runs every selected strategy at every size, each in a forked JVM, against the same cached
+ * datagen files and, for the strategies that publish, the same broker; then searches the
+ * smallest heap for whole-document JAXB.
+ */
+public final class Bench {
+
+    /** What to measure and how. */
+    public record Plan(List<Long> sizes, List<Strategies.Entry> strategies, int warmups, int runs, String heap,
+                       Path dataDir, Path workDir, boolean searchHeap) {
+    }
+
+    /** Everything one bench run measured. */
+    public record Results(Plan plan, List<Measurement> measurements, List<HeapSearch> heapSearches, String startedAt,
+                          double seconds) {
+    }
+
+    static final String WHOLE_DOCUMENT = "jaxb-whole-document";
+
+    private final Plan plan;
+    private final PrintStream log;
+
+    public Bench(Plan plan, PrintStream log) {
+        this.plan = plan;
+        this.log = log;
+    }
+
+    public Results run() throws Exception {
+        long started = System.nanoTime();
+        String startedAt = java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC).withNano(0).toString();
+        List<Path> files = new ArrayList<>();
+        for (long size : plan.sizes()) {
+            files.add(dataFile(plan.dataDir(), size));
+        }
+        ForkedJvm jvm = new ForkedJvm(plan.workDir(), 30);
+        List<Measurement> measurements = new ArrayList<>();
+        List<HeapSearch> searches = new ArrayList<>();
+        EmbeddedKafkaBroker broker = null;
+        try {
+            if (plan.strategies().stream().anyMatch(Strategies.Entry::needsBroker)) {
+                Files.createDirectories(plan.workDir());
+                broker = EmbeddedKafkaBroker.start(Files.createTempDirectory(plan.workDir(), "kafka"), "127.0.0.1", 0);
+                log.println("broker at " + broker.bootstrapServers());
+            }
+            for (int i = 0; i < plan.sizes().size(); i++) {
+                long size = plan.sizes().get(i);
+                Path file = files.get(i);
+                for (Strategies.Entry s : plan.strategies()) {
+                    Measurement m = jvm.run(s.name(), file, size, plan.warmups(), plan.runs(), plan.heap(),
+                            s.needsBroker() ? broker.bootstrapServers() : null);
+                    measurements.add(m);
+                    log.println(describe(m));
+                }
+                if (plan.searchHeap() && plan.strategies().stream().anyMatch(s -> s.name().equals(WHOLE_DOCUMENT))) {
+                    HeapSearch h = HeapSearch.run(size, heapMb(plan.heap()),
+                            mb -> jvm.run(WHOLE_DOCUMENT, file, size, 0, 1, mb + "m", null).ok());
+                    searches.add(h);
+                    log.printf(Locale.ROOT, "%s at %d records: smallest heap %d MB (largest failing %d MB, %d attempts)%n",
+                            WHOLE_DOCUMENT, size, h.smallestOk(), h.largestFailed(), h.attempts());
+                }
+            }
+        } finally {
+            if (broker != null) {
+                broker.close();
+            }
+        }
+        return new Results(plan, measurements, searches, startedAt, (System.nanoTime() - started) / 1e9);
+    }
+
+    /** The datagen file for a size, generated once and reused (same seed, so the same bytes). */
+    public static Path dataFile(Path dir, long records) throws Exception {
+        Files.createDirectories(dir);
+        Path file = dir.resolve("persons-" + records + "-seed42.xml");
+        if (!Files.exists(file)) {
+            Path partial = dir.resolve(file.getFileName() + ".part");
+            DatagenCommand.generate(partial, records, 42);
+            Files.move(partial, file);
+        }
+        return file;
+    }
+
+    static int heapMb(String heap) {
+        String h = heap.toLowerCase(Locale.ROOT);
+        long n = Long.parseLong(h.replaceAll("[^0-9]", ""));
+        return (int) (h.endsWith("g") ? n * 1024 : h.endsWith("m") ? n : n >> 20);
+    }
+
+    private static String describe(Measurement m) {
+        if (!m.ok()) {
+            return String.format(Locale.ROOT, "%-20s %9d records: %s", m.strategy(), m.size(), m.reason());
+        }
+        return String.format(Locale.ROOT, "%-20s %9d records: median %.3f s, %.0f records/s, peak heap %d MB",
+                m.strategy(), m.size(), m.medianNanos() / 1e9, m.recordsPerSecond(), m.peakHeapUsed() >> 20);
+    }
+}

@@ -1,0 +1,88 @@
+package io.xmlingest.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** Runs one (strategy, size) in a JVM of its own and reads back its figures, or why it failed. */
+final class ForkedJvm {
+
+    private final Path workDir;
+    private final long timeoutMinutes;
+
+    ForkedJvm(Path workDir, long timeoutMinutes) {
+        this.workDir = workDir;
+        this.timeoutMinutes = timeoutMinutes;
+    }
+
+    Measurement run(String strategy, Path file, long records, int warmups, int runs, String heap, String bootstrap)
+            throws IOException, InterruptedException {
+        long fileBytes = Files.size(file);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Files.createDirectories(workDir);
+        Path out = Files.createTempFile(workDir, strategy + "-", ".out");
+        Path err = Files.createTempFile(workDir, strategy + "-", ".err");
+        Process p = new ProcessBuilder(List.of(java, "-Xmx" + heap, "-XX:+ExitOnOutOfMemoryError",
+                "-Djava.awt.headless=true", "-cp", System.getProperty("java.class.path"),
+                StrategyRunner.class.getName(), strategy, file.toString(), Long.toString(records),
+                Integer.toString(warmups), Integer.toString(runs), bootstrap == null ? "-" : bootstrap))
+                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        try {
+            if (!p.waitFor(timeoutMinutes, TimeUnit.MINUTES)) {
+                p.destroyForcibly().waitFor();
+                return Measurement.failed(strategy, records, fileBytes, Measurement.Status.FAILED,
+                        "did not finish within " + timeoutMinutes + " minutes", heap);
+            }
+            String stdout = Files.readString(out);
+            String stderr = Files.readString(err);
+            // The JVM prints its ExitOnOutOfMemoryError notice on stdout; an OOM caught and rethrown shows on stderr.
+            if (stderr.contains("OutOfMemoryError") || stdout.contains("OutOfMemoryError")) {
+                return Measurement.failed(strategy, records, fileBytes, Measurement.Status.OUT_OF_MEMORY,
+                        "out of memory at -Xmx" + heap, heap);
+            }
+            String line = stdout.lines().filter(l -> l.startsWith(StrategyRunner.PREFIX)).findFirst().orElse(null);
+            if (p.exitValue() != 0 || line == null) {
+                return Measurement.failed(strategy, records, fileBytes, Measurement.Status.FAILED,
+                        "exit " + p.exitValue() + ": " + firstError(stderr), heap);
+            }
+            return parse(line.substring(StrategyRunner.PREFIX.length()), records, fileBytes, heap);
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    private static Measurement parse(String json, long size, long fileBytes, String heap) throws IOException {
+        JsonNode n = new ObjectMapper().readTree(json);
+        Map<String, Double> phases = new LinkedHashMap<>();
+        n.get("phases").fields().forEachRemaining(e -> phases.put(e.getKey(), e.getValue().asDouble()));
+        return new Measurement(n.get("strategy").asText(), size, fileBytes, Measurement.Status.OK, null, heap,
+                n.get("records").asLong(), longs(n.get("nanos")), longs(n.get("allocated")),
+                n.get("peakHeapUsed").asLong(), n.get("peakLiveHeap").asLong(), n.get("maxRss").asLong(), phases);
+    }
+
+    private static long[] longs(JsonNode array) {
+        long[] out = new long[array.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = array.get(i).asLong();
+        }
+        return out;
+    }
+
+    /** The most telling line of a failed JVM's stderr: the first exception line, else the last line. */
+    private static String firstError(String stderr) {
+        List<String> lines = stderr.lines().filter(l -> !l.isBlank()).toList();
+        for (String l : lines) {
+            if (l.contains("Exception") || l.contains("Error")) {
+                return l.strip();
+            }
+        }
+        return lines.isEmpty() ? "no output" : lines.get(lines.size() - 1).strip();
+    }
+}

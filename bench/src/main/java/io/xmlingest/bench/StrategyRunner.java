@@ -1,0 +1,97 @@
+package io.xmlingest.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.xmlingest.bench.strategy.Strategies;
+import io.xmlingest.bench.strategy.Strategy;
+import io.xmlingest.core.pipeline.PhaseTimes;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The forked JVM's entry point: runs one strategy over one file, warm-ups first, then the
+ * counted runs, and prints one line {@code RESULT <json>} on stdout. Each (strategy, size) gets a
+ * JVM of its own, so no strategy warms up, fills or fragments the heap for another.
+ */
+public final class StrategyRunner {
+
+    static final String PREFIX = "RESULT ";
+
+    private StrategyRunner() {
+    }
+
+    /** Arguments: strategy, file, expected records, warm-ups, counted runs, bootstrap servers or "-". */
+    public static void main(String[] args) throws Exception {
+        String name = args[0];
+        Path file = Path.of(args[1]);
+        long expected = Long.parseLong(args[2]);
+        int warmups = Integer.parseInt(args[3]);
+        int runs = Integer.parseInt(args[4]);
+        String bootstrap = "-".equals(args[5]) ? null : args[5];
+
+        MemoryWatch memory = new MemoryWatch();
+        Strategy strategy = Strategies.get(name).create().get();
+        Strategy.Context context = new Strategy.Context(expected, bootstrap);
+        for (int i = 0; i < warmups; i++) {
+            once(strategy, file, context);
+        }
+        memory.reset();
+        List<Long> nanos = new ArrayList<>();
+        List<Long> allocated = new ArrayList<>();
+        List<PhaseTimes> phases = new ArrayList<>();
+        long records = -1;
+        for (int i = 0; i < runs; i++) {
+            strategy.prepare(file, context);
+            long a = MemoryWatch.allocatedBytes();
+            long t = System.nanoTime();
+            Strategy.Outcome outcome = strategy.run(file, context);
+            nanos.add(System.nanoTime() - t);
+            allocated.add(MemoryWatch.allocatedBytes() - a);
+            strategy.cleanUp();
+            if (outcome.records() != expected) {
+                throw new IllegalStateException(name + " saw " + outcome.records() + " records, expected " + expected);
+            }
+            records = outcome.records();
+            phases.add(outcome.phases());
+        }
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("strategy", name);
+        result.put("records", records);
+        result.put("nanos", nanos);
+        result.put("allocated", allocated);
+        result.put("peakHeapUsed", memory.peakHeapUsed());
+        result.put("peakLiveHeap", memory.peakLiveHeap());
+        result.put("maxRss", MemoryWatch.maxRss());
+        result.put("phases", medianPhases(nanos, phases));
+        System.out.println(PREFIX + new ObjectMapper().writeValueAsString(result));
+        System.out.flush();
+        // Kafka clients leave non-daemon threads behind; the result is out, so end here.
+        System.exit(0);
+    }
+
+    private static void once(Strategy strategy, Path file, Strategy.Context context) throws Exception {
+        strategy.prepare(file, context);
+        strategy.run(file, context);
+        strategy.cleanUp();
+    }
+
+    /** The phases of the run with the median wall time, in seconds. */
+    private static Map<String, Double> medianPhases(List<Long> nanos, List<PhaseTimes> phases) {
+        long median = Measurement.median(nanos.stream().mapToLong(Long::longValue).toArray());
+        for (int i = 0; i < nanos.size(); i++) {
+            PhaseTimes p = phases.get(i);
+            if (p != null && nanos.get(i) >= median) {
+                Map<String, Double> m = new LinkedHashMap<>();
+                m.put("identify", p.identifyNanos() / 1e9);
+                m.put("scan", p.scanNanos() / 1e9);
+                m.put("bind", p.bindNanos() / 1e9);
+                m.put("serialize", p.serializeNanos() / 1e9);
+                m.put("publish", p.publishNanos() / 1e9);
+                return m;
+            }
+        }
+        return Map.of();
+    }
+}

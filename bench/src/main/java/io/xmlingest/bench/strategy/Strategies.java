@@ -1,0 +1,62 @@
+package io.xmlingest.bench.strategy;
+
+import com.ctc.wstx.stax.WstxInputFactory;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import javax.xml.stream.XMLInputFactory;
+
+/** Every strategy the bench knows, by name, in report order. */
+public final class Strategies {
+    private Strategies() {
+    }
+
+    /** What a strategy is, for grouping in the report. */
+    public enum Kind { CEILING, STUDY, PEER, OURS }
+
+    /** A strategy's name, kind, one-line description, whether it needs a broker, and how to make it. */
+    public record Entry(String name, Kind kind, String description, boolean needsBroker, Supplier<Strategy> create) {
+    }
+
+    private static final Map<String, Entry> ALL = new LinkedHashMap<>();
+
+    private static void add(String name, Kind kind, boolean broker, String description, Supplier<Strategy> create) {
+        ALL.put(name, new Entry(name, kind, description, broker, create));
+    }
+
+    static {
+        add("raw-read", Kind.CEILING, false, "read the file's bytes, nothing else", RawRead::new);
+        add("woodstox-scan", Kind.CEILING, false, "Woodstox cursor over every event, no binding", WoodstoxScan::new);
+        add("kafka-producer", Kind.CEILING, true,
+                "Kafka producer alone: as many pre-serialized person messages, same settings, same broker",
+                ProducerCeiling::new);
+        add("jaxb-whole-document", Kind.STUDY, false, "JAXB unmarshals the whole document into one tree",
+                WholeDocumentJaxb::new);
+        add("jdk-stax-jaxb", Kind.STUDY, false, "JDK StAX cursor + JAXB per record",
+                () -> new CursorJaxb(XMLInputFactory::newDefaultFactory));
+        add("woodstox-jaxb", Kind.STUDY, false, "Woodstox cursor + JAXB per record",
+                () -> new CursorJaxb(WstxInputFactory::new));
+        add("aalto-jaxb", Kind.STUDY, false, "Aalto cursor + JAXB per record",
+                () -> new CursorJaxb(com.fasterxml.aalto.stax.InputFactoryImpl::new));
+        add("spring-batch", Kind.PEER, false, "Spring Batch StaxEventItemReader + Jaxb2Marshaller, read to the end",
+                SpringBatchReader::new);
+        add("ours-split-bind", Kind.OURS, false, "xmlingest splitter + strict binder", OursSplitBind::new);
+        add("ours-serialize", Kind.OURS, false, "xmlingest pipeline: split + bind + JSON, pages dropped",
+                () -> new OursPipeline(false));
+        add("ours-end-to-end", Kind.OURS, true, "xmlingest pipeline into a real broker (the plain ingest path)",
+                () -> new OursPipeline(true));
+    }
+
+    public static Entry get(String name) {
+        Entry e = ALL.get(name);
+        if (e == null) {
+            throw new IllegalArgumentException("unknown strategy " + name + "; known: " + String.join(", ", ALL.keySet()));
+        }
+        return e;
+    }
+
+    public static List<Entry> all() {
+        return List.copyOf(ALL.values());
+    }
+}

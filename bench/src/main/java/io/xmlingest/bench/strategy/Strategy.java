@@ -1,0 +1,28 @@
+package io.xmlingest.bench.strategy;
+
+import io.xmlingest.core.pipeline.PhaseTimes;
+import java.nio.file.Path;
+
+/**
+ * One way of reading a persons file, measured by the bench. A strategy is created fresh in its
+ * own JVM; {@link #prepare} runs before each timed run and is not timed (a topic to write to, a
+ * producer to open), {@link #run} is the timed work.
+ */
+public interface Strategy {
+
+    /** What one timed run did: how many records, a checksum that keeps the work alive, and phases if it has them. */
+    record Outcome(long records, long checksum, PhaseTimes phases) {
+    }
+
+    /** What a run may need besides the file. */
+    record Context(long expectedRecords, String bootstrapServers) {
+    }
+
+    default void prepare(Path file, Context context) throws Exception {
+    }
+
+    Outcome run(Path file, Context context) throws Exception;
+
+    default void cleanUp() {
+    }
+}

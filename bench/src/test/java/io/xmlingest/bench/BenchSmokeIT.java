@@ -1,0 +1,68 @@
+package io.xmlingest.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.xmlingest.bench.strategy.Strategies;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The CI smoke run: every strategy at 1,000 records, each in a forked JVM, a real broker, the whole report. */
+class BenchSmokeIT {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void everyStrategyRunsAndTheReportHasEveryTableAndChart() throws Exception {
+        Path out = dir.resolve("report");
+        int exit = new CommandLine(new BenchCommand()).execute("--sizes", "1000", "--runs", "2", "--warmups", "1",
+                "--heap", "512m", "--out", out.toString(), "--data", dir.resolve("data").toString());
+        assertThat(exit).isZero();
+        String report = Files.readString(out.resolve("report.md"));
+
+        List<String> rows = Arrays.stream(report.split("\n")).filter(l -> l.startsWith("| ") && l.contains(" | 0.")).toList();
+        for (Strategies.Entry s : Strategies.all()) {
+            String row = rows.stream().filter(l -> l.startsWith("| " + s.name() + " | ")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no result row for " + s.name() + " in\n" + report));
+            String[] cells = row.split("\\|");
+            double median = Double.parseDouble(cells[2].trim());
+            double min = Double.parseDouble(cells[3].trim());
+            double max = Double.parseDouble(cells[4].trim());
+            assertThat(min).as(s.name()).isPositive().isLessThanOrEqualTo(median);
+            assertThat(max).as(s.name()).isGreaterThanOrEqualTo(median);
+            assertThat(Double.parseDouble(cells[5].trim().replace(",", ""))).as(s.name()).isPositive();
+            assertThat(Long.parseLong(cells[9].trim())).as("%s RSS MB", s.name()).isPositive();
+        }
+        assertThat(report).contains("Where ours spends its time").contains("| ours-end-to-end | ")
+                .contains("## Ratios measured in this run").contains("## Whole-document JAXB: the smallest heap");
+        for (String chart : Report.CHARTS) {
+            BufferedImage image = ImageIO.read(out.resolve(chart + ".png").toFile());
+            assertThat(image).as(chart).isNotNull();
+            assertThat(image.getWidth()).isEqualTo(1000);
+        }
+        assertThat(out.resolve("work")).doesNotExist();
+    }
+
+    @Test
+    void aStrategyThatFailsIsReportedAsFailedWithItsReason() throws Exception {
+        Path good = Bench.dataFile(dir, 1000);
+        String text = Files.readString(good);
+        Path truncated = Files.writeString(dir.resolve("truncated.xml"), text.substring(0, text.length() / 2));
+        ForkedJvm jvm = new ForkedJvm(dir.resolve("work"), 5);
+
+        Measurement broken = jvm.run("woodstox-jaxb", truncated, 1000, 0, 1, "256m", null);
+        assertThat(broken.status()).isEqualTo(Measurement.Status.FAILED);
+        assertThat(broken.reason()).contains("exit 1");
+
+        Measurement starved = jvm.run("jaxb-whole-document", good, 1000, 0, 1, "8m", null);
+        assertThat(starved.status()).isEqualTo(Measurement.Status.OUT_OF_MEMORY);
+        assertThat(starved.reason()).isEqualTo("out of memory at -Xmx8m");
+    }
+}
