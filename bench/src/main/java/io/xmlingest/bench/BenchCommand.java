@@ -44,6 +44,10 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Search the smallest heap for whole-document JAXB (default: on).")
     boolean heapSearch = true;
 
+    @Option(names = "--from", paramLabel = "RESULTS_JSON",
+            description = "Measure nothing: draw the report, charts and README section again from a results.json.")
+    Path from;
+
     @Option(names = "--update-readme", paramLabel = "README",
             description = "Replace the README's bench section (between its bench markers) with this run's figures.")
     Path readme;
@@ -57,8 +61,14 @@ public final class BenchCommand implements Callable<Integer> {
         List<Strategies.Entry> chosen = strategies == null ? Strategies.all()
                 : strategies.stream().map(Strategies::get).toList();
         Files.createDirectories(out);
-        Bench.Plan plan = new Bench.Plan(sizes, chosen, warmups, runs, heap, data, out.resolve("work"), heapSearch);
-        Bench.Results results = new Bench(plan, System.err).run();
+        Bench.Results results;
+        if (from != null) {
+            results = ResultsJson.read(from);
+        } else {
+            Bench.Plan plan = new Bench.Plan(sizes, chosen, warmups, runs, heap, data, out.resolve("work"), heapSearch);
+            results = new Bench(plan, System.err).run();
+            ResultsJson.write(results, out.resolve("results.json"));
+        }
         write(results, out);
         if (readme != null) {
             updateReadme(readme, Report.readmeSection(results, readme.toAbsolutePath().getParent()

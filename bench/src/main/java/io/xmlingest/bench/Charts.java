@@ -20,7 +20,7 @@ final class Charts {
 
     static void write(Bench.Results r, Path dir) throws IOException {
         System.setProperty("java.awt.headless", "true");
-        xy(r, dir.resolve("throughput"), "Records per second by file size", "records/s", true, false,
+        xy(r, dir.resolve("throughput"), "Records per second by file size", "records/s", true, true,
                 Measurement::recordsPerSecond);
         xy(r, dir.resolve("time"), "Median wall time by file size", "seconds", true, true,
                 m -> m.medianNanos() / 1e9);

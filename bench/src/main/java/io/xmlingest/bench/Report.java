@@ -25,7 +25,7 @@ public final class Report {
     public static String full(Bench.Results r) {
         Bench.Plan p = r.plan();
         StringBuilder s = new StringBuilder("# xmlingest bench report\n\n");
-        s.append(String.format(Locale.ROOT, "Started %s, took %.0f s. Machine: %s. Each strategy and size ran in a JVM "
+        s.append(String.format(Locale.ROOT, "Started %s, took %.0f s. Machine: %s. Raw figures: results.json. Each strategy and size ran in a JVM "
                 + "of its own with -Xmx%s: %d warm-up run(s), then %d counted runs; times are the median (min, max) of "
                 + "the counted runs.%n%n", r.startedAt(), r.seconds(), machine(), p.heap(), p.warmups(), p.runs()));
         s.append("## Strategies\n\n| strategy | kind | what it does |\n|---|---|---|\n");

@@ -48,6 +48,13 @@ class BenchSmokeIT {
             assertThat(image.getWidth()).isEqualTo(1000);
         }
         assertThat(out.resolve("work")).doesNotExist();
+
+        // The same figures drawn again from results.json, without measuring.
+        String before = report;
+        Files.delete(out.resolve("report.md"));
+        assertThat(new CommandLine(new BenchCommand()).execute("--from", out.resolve("results.json").toString(),
+                "--out", out.toString())).isZero();
+        assertThat(Files.readString(out.resolve("report.md"))).isEqualTo(before);
     }
 
     @Test

@@ -84,6 +84,17 @@ class ReportTest {
     }
 
     @Test
+    void resultsSurviveAJsonRoundTrip() throws Exception {
+        Bench.Results r = results();
+        Path file = dir.resolve("results.json");
+        ResultsJson.write(r, file);
+        Bench.Results back = ResultsJson.read(file);
+        assertThat(Report.full(back)).isEqualTo(Report.full(r));
+        assertThat(back.measurements().get(0).nanos()).containsExactly(100_000_000, 110_000_000, 90_000_000);
+        assertThat(back.heapSearches()).isEqualTo(r.heapSearches());
+    }
+
+    @Test
     void heapSearchBisectsToWithinFivePercent() throws Exception {
         HeapSearch h = HeapSearch.run(1000, 2048, mb -> mb >= 300);
         assertThat(h.smallestOk()).isBetween(300, 315);
