@@ -3,6 +3,7 @@ package io.xmlingest.core.encode;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import io.xmlingest.core.jaxb.JaxbProperties;
@@ -31,6 +32,8 @@ public final class JsonRecordEncoder implements RecordEncoder<Object> {
 
     private static final JsonFactory JSON = JsonFactory.builder()
             .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)
+            // Characters outside the BMP (emoji, rare CJK) as UTF-8, not as escaped surrogate pairs.
+            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
             .build();
     private static final Map<Enum<?>, String> ENUM_NAMES = new ConcurrentHashMap<>();
 

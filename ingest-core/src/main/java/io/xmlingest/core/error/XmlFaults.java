@@ -36,11 +36,10 @@ public final class XmlFaults {
         if (m.contains("depth")) {
             return IngestSettings.XML_MAX_DEPTH.key();
         }
-        if (m.contains("attribute size") || m.contains("attribute value")) {
-            return IngestSettings.XML_MAX_ATTRIBUTE_SIZE.key();
-        }
-        if (m.contains("attributes")) {
-            return IngestSettings.XML_MAX_ATTRIBUTES.key();
+        if (m.contains("attribute")) {
+            // Woodstox: "Maximum attribute size limit (N) exceeded" vs "Attribute limit (N) exceeded" (the count).
+            return m.contains("size") || m.contains("length") || m.contains("value")
+                    ? IngestSettings.XML_MAX_ATTRIBUTE_SIZE.key() : IngestSettings.XML_MAX_ATTRIBUTES.key();
         }
         if (m.contains("text")) {
             return IngestSettings.XML_MAX_TEXT_SIZE.key();

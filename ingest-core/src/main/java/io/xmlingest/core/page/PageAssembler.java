@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+
 /**
  * Groups one file's records into pages bounded by count and bytes. A record larger than the
  * byte bound is never split or dropped: it forms a page of its own.
@@ -30,18 +31,22 @@ public final class PageAssembler {
     }
 
     /**
-     * Adds a record; returns the page it closed, if any. A page closes when the next record
-     * would not fit: the page already holds the maximum count, or the record would push it over
-     * the byte bound. So every page respects both bounds, except a single oversized record.
+     * Adds a record and returns the pages that closed: a page closes before a record that would
+     * push it over the byte bound, and as soon as it holds the maximum count, so a full page is
+     * published without waiting for the next record (which may never come, if the file breaks).
+     * Every page respects both bounds, except a single record larger than the byte bound.
      */
-    public Optional<Page> add(OutgoingRecord record) {
-        Optional<Page> closed = Optional.empty();
-        if (!records.isEmpty()
-                && (records.size() >= policy.maxRecords() || bytes + record.size() > policy.maxBytes())) {
-            closed = Optional.of(close());
+    public List<Page> add(OutgoingRecord record) {
+        List<Page> closed = List.of();
+        if (!records.isEmpty() && bytes + record.size() > policy.maxBytes()) {
+            closed = List.of(close());
         }
         records.add(record);
         bytes += record.size();
+        if (records.size() >= policy.maxRecords()) {
+            Page full = close();
+            closed = closed.isEmpty() ? List.of(full) : List.of(closed.get(0), full);
+        }
         return closed;
     }
 

@@ -40,11 +40,15 @@ import javax.xml.namespace.QName;
  */
 public final class IngestionPipeline {
 
+    /** Headers and Kafka's per-record framing, generously: a record is rejected here rather than by the producer. */
+    private static final int MESSAGE_OVERHEAD = 512;
+
     private final QName recordElement;
     private final XmlLimits limits;
     private final PagePolicy pagePolicy;
     private final int maxPagesInFlight;
     private final int maxRejected;
+    private final long maxRequestSize;
     private final RecordBinder<?> binder;
     private final RecordEncoder<Object> encoder = new JsonRecordEncoder();
     private final RecordKeys keys;
@@ -59,6 +63,7 @@ public final class IngestionPipeline {
         this.pagePolicy = new PagePolicy(config.get(IngestSettings.PAGE_MAX_RECORDS), config.get(IngestSettings.PAGE_MAX_BYTES));
         this.maxPagesInFlight = config.get(IngestSettings.PUBLISH_MAX_PAGES_IN_FLIGHT);
         this.maxRejected = config.get(IngestSettings.RECORD_MAX_REJECTED);
+        this.maxRequestSize = config.get(IngestSettings.MAX_REQUEST_SIZE);
         this.binder = new JaxbRecordBinder<>(context, recordType);
         String keyName = config.get(IngestSettings.RECORD_KEY);
         this.keys = keyName.isBlank() ? null : RecordKeys.of(recordType, keyName);
@@ -192,7 +197,13 @@ public final class IngestionPipeline {
             byte[] value = encoder.encode(bound);
             long t3 = System.nanoTime();
             serialize += t3 - t2;
-            pages.add(new OutgoingRecord(pos.recordIndex(), key, value)).ifPresent(this::submit);
+            long size = key.length + value.length + name.length() + MESSAGE_OVERHEAD;
+            if (size > maxRequestSize) {
+                reject(new RecordRejectedException("record too large to publish: about " + size + " bytes as a message, "
+                        + "over the limit of " + maxRequestSize, where, null, IngestSettings.MAX_REQUEST_SIZE.key()), where);
+                return;
+            }
+            pages.add(new OutgoingRecord(pos.recordIndex(), key, value)).forEach(this::submit);
             publish += System.nanoTime() - t3;
         }
 

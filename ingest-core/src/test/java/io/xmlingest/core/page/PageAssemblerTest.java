@@ -16,7 +16,7 @@ class PageAssemblerTest {
         PageAssembler assembler = new PageAssembler("f.xml", "id", policy);
         List<Page> pages = new ArrayList<>();
         for (int i = 0; i < sizes.length; i++) {
-            assembler.add(record(i, sizes[i])).ifPresent(pages::add);
+            pages.addAll(assembler.add(record(i, sizes[i])));
         }
         assembler.finish().ifPresent(pages::add);
         return pages;
@@ -57,6 +57,23 @@ class PageAssemblerTest {
             assertThat(p.size()).isLessThanOrEqualTo(33);
             assertThat(p.bytes()).isLessThanOrEqualTo(150);
         });
+    }
+
+    @Test
+    void aFullPageClosesWithItsLastRecordNotTheNextOne() {
+        PageAssembler assembler = new PageAssembler("f.xml", "id", new PagePolicy(2, 1_000_000));
+        assertThat(assembler.add(record(0, 10))).isEmpty();
+        assertThat(assembler.add(record(1, 10))).singleElement().extracting(Page::size).isEqualTo(2);
+        assertThat(assembler.finish()).isEmpty();
+    }
+
+    @Test
+    void anOversizedRecordWithAOneRecordBoundClosesTwoPagesAtOnce() {
+        PageAssembler assembler = new PageAssembler("f.xml", "id", new PagePolicy(1, 100));
+        assertThat(assembler.add(record(0, 10))).hasSize(1);
+        assertThat(assembler.add(record(1, 500))).extracting(Page::firstIndex).containsExactly(1L);
+        List<Page> two = new PageAssembler("f.xml", "id", new PagePolicy(2, 100)).add(record(0, 10));
+        assertThat(two).isEmpty();
     }
 
     @Test

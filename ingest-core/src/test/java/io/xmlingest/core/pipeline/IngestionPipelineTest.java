@@ -147,6 +147,25 @@ class IngestionPipelineTest {
     }
 
     @Test
+    void aRecordTooLargeForKafkaIsRejectedAndTheFileGoesOn() throws Exception {
+        Path f = file("large.xml", person(1) + person(2).replace("<street>s</street>", "<street>" + "s".repeat(5000)
+                + "</street>") + person(3));
+        InMemoryPagePublisher publisher = new InMemoryPagePublisher();
+        List<RecordRejectedException> rejected = new ArrayList<>();
+        FileSummary s = IngestionPipeline.create(config("kafka.max.request.size", "2KiB"), publisher,
+                new IngestListener() {
+                    @Override
+                    public void rejected(RecordRejectedException e) {
+                        rejected.add(e);
+                    }
+                }).ingest(f);
+        assertThat(s.records()).isEqualTo(2);
+        assertThat(published(publisher)).extracting(OutgoingRecord::index).containsExactly(0L, 2L);
+        assertThat(rejected).singleElement().satisfies(e -> assertThat(e.getMessage())
+                .contains("too large", "large.xml", "record index 1", "kafka.max.request.size", "2048"));
+    }
+
+    @Test
     void aFileWithoutRecordsPublishesNothing() throws Exception {
         Path f = file("empty.xml", "");
         InMemoryPagePublisher publisher = new InMemoryPagePublisher();
