@@ -103,10 +103,25 @@ public final class IngestSettings {
     public static final Setting<Long> XML_MAX_TEXT_SIZE = Setting.of("xml.max.text.size", SettingType.BYTES,
             16L * 1024 * 1024, "Longest text node accepted, in characters.", between(16, 1L << 30));
 
+    public static final Setting<String> XML_DOCTYPE = Setting.of("xml.doctype", SettingType.STRING, "ignore",
+            "What a DOCTYPE may do. reject: any DOCTYPE fails the file. ignore: the DTD is not processed and a "
+                    + "reference to an entity it declares fails the file. internal: entities declared in the internal "
+                    + "subset are expanded within xml.max.entity.expansions and xml.max.entity.depth. No policy ever "
+                    + "reads an external DTD, an external entity or anything else a document names.",
+            oneOf("reject", "ignore", "internal"));
+
+    public static final Setting<Integer> XML_MAX_ENTITY_EXPANSIONS = Setting.of("xml.max.entity.expansions",
+            SettingType.INT, 10_000,
+            "Most entity expansions in one file under xml.doctype=internal.", between(1, 100_000_000));
+
+    public static final Setting<Integer> XML_MAX_ENTITY_DEPTH = Setting.of("xml.max.entity.depth", SettingType.INT, 4,
+            "Deepest nesting of entities within entities under xml.doctype=internal.", between(1, 100));
+
     public static final List<Setting<?>> ALL = List.of(
             RECORD_ELEMENT, RECORD_CLASS, RECORD_KEY, RECORD_MAX_REJECTED,
             TOPIC, TOPIC_PARTITIONS, TOPIC_REPLICATION_FACTOR, TOPIC_READY_TIMEOUT_MS,
             PAGE_MAX_RECORDS, PAGE_MAX_BYTES, PUBLISH_MAX_PAGES_IN_FLIGHT,
             BOOTSTRAP_SERVERS, COMPRESSION, LINGER_MS, BATCH_SIZE, MAX_REQUEST_SIZE, DELIVERY_TIMEOUT_MS,
-            XML_MAX_DEPTH, XML_MAX_ATTRIBUTES, XML_MAX_ATTRIBUTE_SIZE, XML_MAX_TEXT_SIZE);
+            XML_MAX_DEPTH, XML_MAX_ATTRIBUTES, XML_MAX_ATTRIBUTE_SIZE, XML_MAX_TEXT_SIZE,
+            XML_DOCTYPE, XML_MAX_ENTITY_EXPANSIONS, XML_MAX_ENTITY_DEPTH);
 }

@@ -33,6 +33,9 @@ public final class XmlFaults {
         if (!m.contains("limit") && !m.contains("exceed")) {
             return null;
         }
+        if (m.contains("entit")) {
+            return m.contains("depth") ? IngestSettings.XML_MAX_ENTITY_DEPTH.key() : IngestSettings.XML_MAX_ENTITY_EXPANSIONS.key();
+        }
         if (m.contains("depth")) {
             return IngestSettings.XML_MAX_DEPTH.key();
         }

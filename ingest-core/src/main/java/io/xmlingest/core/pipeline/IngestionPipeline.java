@@ -17,6 +17,7 @@ import io.xmlingest.core.page.Page;
 import io.xmlingest.core.page.PageAssembler;
 import io.xmlingest.core.page.PagePolicy;
 import io.xmlingest.core.publish.PagePublisher;
+import io.xmlingest.core.split.DoctypePolicy;
 import io.xmlingest.core.split.RecordSplitter;
 import io.xmlingest.core.split.SplitPosition;
 import io.xmlingest.core.split.StaxRecordSplitter;
@@ -59,7 +60,9 @@ public final class IngestionPipeline {
                               IngestListener listener) {
         this.recordElement = config.get(IngestSettings.RECORD_ELEMENT);
         this.limits = new XmlLimits(config.get(IngestSettings.XML_MAX_DEPTH), config.get(IngestSettings.XML_MAX_ATTRIBUTES),
-                config.get(IngestSettings.XML_MAX_ATTRIBUTE_SIZE), config.get(IngestSettings.XML_MAX_TEXT_SIZE));
+                config.get(IngestSettings.XML_MAX_ATTRIBUTE_SIZE), config.get(IngestSettings.XML_MAX_TEXT_SIZE),
+                DoctypePolicy.of(config.get(IngestSettings.XML_DOCTYPE)),
+                config.get(IngestSettings.XML_MAX_ENTITY_EXPANSIONS), config.get(IngestSettings.XML_MAX_ENTITY_DEPTH));
         this.pagePolicy = new PagePolicy(config.get(IngestSettings.PAGE_MAX_RECORDS), config.get(IngestSettings.PAGE_MAX_BYTES));
         this.maxPagesInFlight = config.get(IngestSettings.PUBLISH_MAX_PAGES_IN_FLIGHT);
         this.maxRejected = config.get(IngestSettings.RECORD_MAX_REJECTED);

@@ -2,6 +2,7 @@ package io.xmlingest.core.split;
 
 import com.ctc.wstx.api.WstxInputProperties;
 import com.ctc.wstx.stax.WstxInputFactory;
+import java.io.ByteArrayInputStream;
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLResolver;
 import javax.xml.stream.XMLStreamException;
@@ -26,14 +27,22 @@ public final class HardenedXmlInput {
                 + "only XML's predefined entities and character references are allowed)");
     };
 
+    /** Under the internal policy the external DTD subset reads as empty: declared, never fetched. */
+    private static final XMLResolver EMPTY_EXTERNAL_SUBSET =
+            (publicId, systemId, baseUri, namespace) -> new ByteArrayInputStream(new byte[0]);
+
     public static WstxInputFactory factory(XmlLimits limits) {
         WstxInputFactory f = new WstxInputFactory();
+        boolean internal = limits.doctype() == DoctypePolicy.INTERNAL;
         f.setProperty(XMLInputFactory.IS_NAMESPACE_AWARE, true);
-        f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
+        f.setProperty(XMLInputFactory.SUPPORT_DTD, internal);
         f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
         f.setProperty(XMLInputFactory.IS_COALESCING, false);
+        f.setProperty(XMLInputFactory.IS_VALIDATING, false);
         f.setXMLResolver(REFUSE);
-        f.setProperty(WstxInputProperties.P_DTD_RESOLVER, REFUSE);
+        f.setProperty(WstxInputProperties.P_DTD_RESOLVER, internal ? EMPTY_EXTERNAL_SUBSET : REFUSE);
+        f.setProperty(WstxInputProperties.P_MAX_ENTITY_COUNT, limits.maxEntityExpansions());
+        f.setProperty(WstxInputProperties.P_MAX_ENTITY_DEPTH, limits.maxEntityDepth());
         f.setProperty(WstxInputProperties.P_ENTITY_RESOLVER, REFUSE);
         f.setProperty(WstxInputProperties.P_UNDECLARED_ENTITY_RESOLVER, UNDECLARED);
         f.setProperty(WstxInputProperties.P_MAX_ELEMENT_DEPTH, limits.maxDepth());

@@ -1,5 +1,6 @@
 package io.xmlingest.core.split;
 
+import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.FileFailedException;
 import io.xmlingest.core.error.XmlFaults;
@@ -29,6 +30,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
     private final String fileName;
     private final String recordNamespace;
     private final String recordLocalName;
+    private final boolean rejectDoctype;
 
     private long index = -1;
     private int recordDepth = -1;
@@ -44,6 +46,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
         this.fileName = fileName;
         this.recordNamespace = recordElement.getNamespaceURI();
         this.recordLocalName = recordElement.getLocalPart();
+        this.rejectDoctype = limits.doctype() == DoctypePolicy.REJECT;
         try {
             this.cursor = (XMLStreamReader2) HardenedXmlInput.factory(limits).createXMLStreamReader(fileName, this.input);
         } catch (XMLStreamException e) {
@@ -68,7 +71,12 @@ public final class StaxRecordSplitter implements RecordSplitter {
                 skipRestOfRecord();
             }
             while (cursor.hasNext()) {
-                if (cursor.next() == XMLStreamConstants.START_ELEMENT && isRecordStart()) {
+                int event = cursor.next();
+                if (event == XMLStreamConstants.DTD && rejectDoctype) {
+                    throw new FileFailedException("the file has a DOCTYPE, and DOCTYPEs are rejected",
+                            location(cursor.getLocation()), IngestSettings.XML_DOCTYPE.key(), null);
+                }
+                if (event == XMLStreamConstants.START_ELEMENT && isRecordStart()) {
                     index++;
                     inRecord = true;
                     recordDepth = cursor.getDepth();

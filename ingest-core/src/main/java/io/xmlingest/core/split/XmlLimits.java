@@ -4,13 +4,25 @@ package io.xmlingest.core.split;
  * Per-file parsing limits. Each guards one structure (depth, attributes, a text node); none is a
  * whole-document counter, since legitimately huge files would trip those.
  */
-public record XmlLimits(int maxDepth, int maxAttributes, long maxAttributeSize, long maxTextSize) {
+public record XmlLimits(int maxDepth, int maxAttributes, long maxAttributeSize, long maxTextSize,
+                        DoctypePolicy doctype, int maxEntityExpansions, int maxEntityDepth) {
 
     public static final XmlLimits DEFAULTS = new XmlLimits(500, 500, 64 * 1024, 16L * 1024 * 1024);
 
     public XmlLimits {
-        if (maxDepth < 1 || maxAttributes < 1 || maxAttributeSize < 1 || maxTextSize < 1) {
+        if (maxDepth < 1 || maxAttributes < 1 || maxAttributeSize < 1 || maxTextSize < 1
+                || maxEntityExpansions < 1 || maxEntityDepth < 1) {
             throw new IllegalArgumentException("limits must be positive");
         }
+    }
+
+    /** Structure limits with the default DOCTYPE policy (ignore) and entity limits. */
+    public XmlLimits(int maxDepth, int maxAttributes, long maxAttributeSize, long maxTextSize) {
+        this(maxDepth, maxAttributes, maxAttributeSize, maxTextSize, DoctypePolicy.IGNORE, 10_000, 4);
+    }
+
+    public XmlLimits withDoctype(DoctypePolicy policy) {
+        return new XmlLimits(maxDepth, maxAttributes, maxAttributeSize, maxTextSize, policy, maxEntityExpansions,
+                maxEntityDepth);
     }
 }

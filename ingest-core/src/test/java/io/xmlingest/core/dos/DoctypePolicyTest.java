@@ -1,0 +1,142 @@
+package io.xmlingest.core.dos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.page.OutgoingRecord;
+import io.xmlingest.core.pipeline.IngestListener;
+import io.xmlingest.core.pipeline.IngestionPipeline;
+import io.xmlingest.core.publish.InMemoryPagePublisher;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The three xml.doctype policies; under none is anything external ever opened. */
+class DoctypePolicyTest {
+
+    private static final String NS = "urn:xmlingest:sample:persons";
+
+    @TempDir
+    Path dir;
+
+    private static String doc(String doctype, String firstName) {
+        return "<?xml version=\"1.0\"?>\n" + doctype + "<persons xmlns=\"" + NS + "\">\n"
+                + HostileInputTest.person(1).replace(">F<", ">" + firstName + "<") + HostileInputTest.person(2)
+                + "</persons>\n";
+    }
+
+    private List<OutgoingRecord> ingest(String policy, String xml) throws Exception {
+        Path file = Files.writeString(dir.resolve("doc.xml"), xml);
+        InMemoryPagePublisher publisher = new InMemoryPagePublisher();
+        IngestConfig config = IngestConfig.of(IngestSettings.ALL, Map.of("topic", "t", "xml.doctype", policy));
+        IngestionPipeline.create(config, publisher, IngestListener.NONE).ingest(file);
+        List<OutgoingRecord> out = new ArrayList<>();
+        publisher.pages().forEach(p -> out.addAll(p.records()));
+        return out;
+    }
+
+    private static String value(OutgoingRecord r) {
+        return new String(r.value(), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void rejectFailsAnyDoctypeNamingTheSetting() {
+        assertThatThrownBy(() -> ingest("reject", doc("<!DOCTYPE persons>\n", "F")))
+                .isInstanceOf(FileFailedException.class)
+                .hasMessageContaining("DOCTYPE").hasMessageContaining("xml.doctype").hasMessageContaining("doc.xml");
+    }
+
+    @Test
+    void rejectAcceptsAFileWithoutDoctype() throws Exception {
+        assertThat(ingest("reject", doc("", "F"))).hasSize(2);
+    }
+
+    @Test
+    void ignoreSkipsTheDtdButFailsOnItsEntities() throws Exception {
+        assertThat(ingest("ignore", doc("<!DOCTYPE persons [<!ELEMENT persons ANY>]>\n", "F"))).hasSize(2);
+        assertThatThrownBy(() -> ingest("ignore", doc("<!DOCTYPE persons [<!ENTITY e \"é\">]>\n", "Ren&e;")))
+                .isInstanceOf(FileFailedException.class).hasMessageContaining("&e;");
+    }
+
+    @Test
+    void internalExpandsEntitiesOfTheInternalSubset() throws Exception {
+        List<OutgoingRecord> out = ingest("internal",
+                doc("<!DOCTYPE persons [<!ENTITY eacute \"é\"><!ENTITY name \"Ren&eacute;e\">]>\n", "&name; &amp; co"));
+        assertThat(out).hasSize(2);
+        assertThat(value(out.get(0))).contains("\"firstName\":\"Renée & co\"");
+    }
+
+    @Test
+    void internalStopsABillionLaughsAtTheEntityLimit() {
+        StringBuilder dtd = new StringBuilder("<!DOCTYPE persons [<!ENTITY l0 \"lol\">");
+        for (int i = 1; i <= 9; i++) {
+            dtd.append("<!ENTITY l").append(i).append(" \"").append(("&l" + (i - 1) + ";").repeat(10)).append("\">");
+        }
+        dtd.append("]>\n");
+        assertThatThrownBy(() -> ingest("internal", doc(dtd.toString(), "&l9;")))
+                .isInstanceOf(FileFailedException.class).hasMessageContaining("xml.max.entity");
+    }
+
+    @Test
+    void internalStopsAQuadraticBlowUpAtTheTextLimit() {
+        // 20,000 references to a 10,000-character entity would expand to 200 MB; the text limit stops it at 16 MB.
+        String dtd = "<!DOCTYPE persons [<!ENTITY a \"" + "x".repeat(10_000) + "\">]>\n";
+        assertThatThrownBy(() -> ingest("internal", doc(dtd, "&a;".repeat(20_000))))
+                .isInstanceOf(FileFailedException.class).hasMessageContaining("xml.max.text.size");
+    }
+
+    @Test
+    void internalStopsManySmallExpansionsAtTheExpansionLimit() {
+        String dtd = "<!DOCTYPE persons [<!ENTITY a \"x\">]>\n";
+        assertThatThrownBy(() -> ingest("internal", doc(dtd, "&a;".repeat(20_000))))
+                .isInstanceOf(FileFailedException.class).hasMessageContaining("xml.max.entity.expansions");
+    }
+
+    @Test
+    void internalNeverFetchesAnExternalSubsetOrEntity() throws Exception {
+        AtomicInteger connections = new AtomicInteger();
+        try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            listener.setSoTimeout(100);
+            Thread acceptor = new Thread(() -> {
+                while (!listener.isClosed()) {
+                    try (Socket s = listener.accept()) {
+                        connections.incrementAndGet();
+                    } catch (SocketTimeoutException e) {
+                        // poll again
+                    } catch (Exception e) {
+                        return;
+                    }
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            String url = "http://127.0.0.1:" + listener.getLocalPort() + "/x";
+
+            assertThat(ingest("internal", doc("<!DOCTYPE persons SYSTEM \"" + url + "\">\n", "F"))).hasSize(2);
+            String external = "<!DOCTYPE persons [<!ENTITY x SYSTEM \"" + url + "\">]>\n";
+            assertThatThrownBy(() -> ingest("internal", doc(external, "&x;")))
+                    .isInstanceOf(FileFailedException.class);
+            String parameter = "<!DOCTYPE persons [<!ENTITY % p SYSTEM \"" + url + "\"> %p;]>\n";
+            try {
+                ingest("internal", doc(parameter, "F"));
+            } catch (FileFailedException e) {
+                assertThat(e.getMessage()).contains("doc.xml");
+            }
+            Thread.sleep(300);
+        }
+        assertThat(connections.get()).as("connections to the listener").isZero();
+    }
+}
