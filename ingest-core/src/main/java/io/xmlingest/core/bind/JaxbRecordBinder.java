@@ -1,6 +1,7 @@
 package io.xmlingest.core.bind;
 
 import io.xmlingest.core.error.ErrorLocation;
+import io.xmlingest.core.error.OversizedRecordException;
 import io.xmlingest.core.error.XmlFaults;
 import io.xmlingest.core.error.RecordRejectedException;
 import jakarta.xml.bind.JAXBContext;
@@ -53,6 +54,11 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
             value = unmarshaller.unmarshal(record, type).getValue();
         } catch (JAXBException | RuntimeException e) {
             XMLStreamException broken = streamFault(e);
+            if (broken instanceof OversizedRecordException big) {
+                throw new RecordRejectedException("record does not bind: " + big.getMessage(),
+                        at(where, big.getLocation() == null ? -1 : big.getLocation().getLineNumber(),
+                                big.getLocation() == null ? -1 : big.getLocation().getColumnNumber()), big, big.settingKey());
+            }
             if (broken != null) {
                 throw XmlFaults.notReadable(broken, where);
             }

@@ -35,6 +35,28 @@ public final class XsdLexical {
         return value == null ? null : value.toString();
     }
 
+    private static final java.util.regex.Pattern DECIMAL = java.util.regex.Pattern.compile("[+-]?(\\d+(\\.\\d*)?|\\.\\d+)");
+    /** Far beyond any real amount; keeps a hostile 16-million-digit number from costing quadratic parse time. */
+    private static final int MAX_DECIMAL_CHARS = 1000;
+
+    /** xs:decimal has no exponent; JAXB's default accepts "1E999999999", which no consumer can print. */
+    public static java.math.BigDecimal parseDecimal(String text) {
+        String t = collapse(text);
+        if (t.length() > MAX_DECIMAL_CHARS) {
+            throw new IllegalArgumentException("an xs:decimal of " + t.length() + " characters is longer than "
+                    + MAX_DECIMAL_CHARS);
+        }
+        if (!DECIMAL.matcher(t).matches()) {
+            throw new IllegalArgumentException("'" + text + "' is not an xs:decimal (digits with an optional sign "
+                    + "and decimal point, no exponent)");
+        }
+        return new java.math.BigDecimal(t.startsWith("+") ? t.substring(1) : t);
+    }
+
+    public static String printDecimal(java.math.BigDecimal value) {
+        return value == null ? null : value.toPlainString();
+    }
+
     private static String collapse(String text) {
         if (text == null) {
             throw new IllegalArgumentException("missing value");

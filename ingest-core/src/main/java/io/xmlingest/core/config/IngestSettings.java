@@ -103,6 +103,12 @@ public final class IngestSettings {
     public static final Setting<Long> XML_MAX_TEXT_SIZE = Setting.of("xml.max.text.size", SettingType.BYTES,
             16L * 1024 * 1024, "Longest text node accepted, in characters.", between(16, 1L << 30));
 
+    public static final Setting<Long> XML_MAX_RECORD_SIZE = Setting.of("xml.max.record.size", SettingType.BYTES,
+            16L * 1024 * 1024,
+            "Largest record accepted, in characters from its start tag, checked at each of its tags. A larger "
+                    + "record is rejected (skipped without being held in memory) and the file goes on.",
+            between(1024, 1L << 40));
+
     public static final Setting<String> XML_DOCTYPE = Setting.of("xml.doctype", SettingType.STRING, "ignore",
             "What a DOCTYPE may do. reject: any DOCTYPE fails the file. ignore: the DTD is not processed and a "
                     + "reference to an entity it declares fails the file. internal: entities declared in the internal "
@@ -123,5 +129,5 @@ public final class IngestSettings {
             PAGE_MAX_RECORDS, PAGE_MAX_BYTES, PUBLISH_MAX_PAGES_IN_FLIGHT,
             BOOTSTRAP_SERVERS, COMPRESSION, LINGER_MS, BATCH_SIZE, MAX_REQUEST_SIZE, DELIVERY_TIMEOUT_MS,
             XML_MAX_DEPTH, XML_MAX_ATTRIBUTES, XML_MAX_ATTRIBUTE_SIZE, XML_MAX_TEXT_SIZE,
-            XML_DOCTYPE, XML_MAX_ENTITY_EXPANSIONS, XML_MAX_ENTITY_DEPTH);
+            XML_MAX_RECORD_SIZE, XML_DOCTYPE, XML_MAX_ENTITY_EXPANSIONS, XML_MAX_ENTITY_DEPTH);
 }

@@ -62,7 +62,8 @@ public final class IngestionPipeline {
         this.limits = new XmlLimits(config.get(IngestSettings.XML_MAX_DEPTH), config.get(IngestSettings.XML_MAX_ATTRIBUTES),
                 config.get(IngestSettings.XML_MAX_ATTRIBUTE_SIZE), config.get(IngestSettings.XML_MAX_TEXT_SIZE),
                 DoctypePolicy.of(config.get(IngestSettings.XML_DOCTYPE)),
-                config.get(IngestSettings.XML_MAX_ENTITY_EXPANSIONS), config.get(IngestSettings.XML_MAX_ENTITY_DEPTH));
+                config.get(IngestSettings.XML_MAX_ENTITY_EXPANSIONS), config.get(IngestSettings.XML_MAX_ENTITY_DEPTH),
+                config.get(IngestSettings.XML_MAX_RECORD_SIZE));
         this.pagePolicy = new PagePolicy(config.get(IngestSettings.PAGE_MAX_RECORDS), config.get(IngestSettings.PAGE_MAX_BYTES));
         this.maxPagesInFlight = config.get(IngestSettings.PUBLISH_MAX_PAGES_IN_FLIGHT);
         this.maxRejected = config.get(IngestSettings.RECORD_MAX_REJECTED);
@@ -197,7 +198,14 @@ public final class IngestionPipeline {
             }
             long t2 = System.nanoTime();
             bind += t2 - t1;
-            byte[] value = encoder.encode(bound);
+            byte[] value;
+            try {
+                value = encoder.encode(bound);
+            } catch (RuntimeException e) {
+                // A value the message format cannot carry is this record's problem, not the file's.
+                reject(new RecordRejectedException("record cannot be serialized: " + e.getMessage(), where, e), where);
+                return;
+            }
             long t3 = System.nanoTime();
             serialize += t3 - t2;
             long size = key.length + value.length + name.length() + MESSAGE_OVERHEAD;

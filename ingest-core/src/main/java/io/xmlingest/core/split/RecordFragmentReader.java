@@ -1,9 +1,12 @@
 package io.xmlingest.core.split;
 
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.OversizedRecordException;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
 import javax.xml.stream.util.StreamReaderDelegate;
+import org.codehaus.stax2.XMLStreamReader2;
 
 /**
  * A view of the file's cursor that ends with the current record. A binder given this view can
@@ -13,19 +16,26 @@ import javax.xml.stream.util.StreamReaderDelegate;
  */
 final class RecordFragmentReader extends StreamReaderDelegate {
 
+    private final XMLStreamReader2 file;
+    private final long maxChars;
     private int depth;
     private boolean atEndTag;
     private boolean ended;
+    private long startChar;
 
-    RecordFragmentReader(XMLStreamReader file) {
+    /** @param maxChars the most characters a record may span, checked at each of its tags */
+    RecordFragmentReader(XMLStreamReader2 file, long maxChars) {
         super(file);
+        this.file = file;
+        this.maxChars = maxChars;
     }
 
-    /** Starts a record; the underlying cursor is on its start tag. */
-    void begin() {
+    /** Starts a record; the underlying cursor is on its start tag, at {@code startChar}. */
+    void begin(long startChar) {
         depth = 1;
         atEndTag = false;
         ended = false;
+        this.startChar = startChar;
     }
 
     /** True once the record's end tag has been read through this view. */
@@ -41,8 +51,12 @@ final class RecordFragmentReader extends StreamReaderDelegate {
         }
         int event = super.next();
         switch (event) {
-            case XMLStreamConstants.START_ELEMENT -> depth++;
+            case XMLStreamConstants.START_ELEMENT -> {
+                depth++;
+                checkSize();
+            }
             case XMLStreamConstants.END_ELEMENT -> {
+                checkSize();
                 if (--depth == 0) {
                     atEndTag = true;
                 }
@@ -53,6 +67,19 @@ final class RecordFragmentReader extends StreamReaderDelegate {
             }
         }
         return event;
+    }
+
+    /**
+     * Checked at tags only: a single text node is already bounded by the text limit, and reading
+     * the position of a tag costs nothing, while asking it of a text node would defeat lazy parsing.
+     */
+    private void checkSize() throws XMLStreamException {
+        // Woodstox's long offsets: StAX's int offsets overflow past 2 GB, and such files are our business.
+        long offset = file.getLocationInfo().getStartingCharOffset();
+        if (startChar >= 0 && offset >= 0 && offset - startChar > maxChars) {
+            throw new OversizedRecordException("record larger than " + maxChars + " characters", getLocation(),
+                    IngestSettings.XML_MAX_RECORD_SIZE.key());
+        }
     }
 
     @Override

@@ -52,8 +52,12 @@ public final class StaxRecordSplitter implements RecordSplitter {
         } catch (XMLStreamException e) {
             closeQuietly();
             throw failure(e);
+        } catch (RuntimeException e) {
+            // Woodstox reports some faults in the first bytes (a broken encoding) unchecked.
+            closeQuietly();
+            throw new FileFailedException("cannot read XML: " + e, ErrorLocation.ofFile(fileName), null, e);
         }
-        this.fragment = new RecordFragmentReader(cursor);
+        this.fragment = new RecordFragmentReader(cursor, limits.maxRecordSize());
     }
 
     public static StaxRecordSplitter open(Path file, QName recordElement, XmlLimits limits) {
@@ -84,7 +88,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
                     XMLStreamLocation2 start = info.getStartLocation();
                     position = new SplitPosition(index, start.getLineNumber(), start.getColumnNumber(),
                             info.getStartingByteOffset());
-                    fragment.begin();
+                    fragment.begin(info.getStartingCharOffset());
                     return true;
                 }
             }

@@ -5,24 +5,24 @@ package io.xmlingest.core.split;
  * whole-document counter, since legitimately huge files would trip those.
  */
 public record XmlLimits(int maxDepth, int maxAttributes, long maxAttributeSize, long maxTextSize,
-                        DoctypePolicy doctype, int maxEntityExpansions, int maxEntityDepth) {
+                        DoctypePolicy doctype, int maxEntityExpansions, int maxEntityDepth, long maxRecordSize) {
 
     public static final XmlLimits DEFAULTS = new XmlLimits(500, 500, 64 * 1024, 16L * 1024 * 1024);
 
     public XmlLimits {
         if (maxDepth < 1 || maxAttributes < 1 || maxAttributeSize < 1 || maxTextSize < 1
-                || maxEntityExpansions < 1 || maxEntityDepth < 1) {
+                || maxEntityExpansions < 1 || maxEntityDepth < 1 || maxRecordSize < 1) {
             throw new IllegalArgumentException("limits must be positive");
         }
     }
 
     /** Structure limits with the default DOCTYPE policy (ignore) and entity limits. */
     public XmlLimits(int maxDepth, int maxAttributes, long maxAttributeSize, long maxTextSize) {
-        this(maxDepth, maxAttributes, maxAttributeSize, maxTextSize, DoctypePolicy.IGNORE, 10_000, 4);
+        this(maxDepth, maxAttributes, maxAttributeSize, maxTextSize, DoctypePolicy.IGNORE, 10_000, 4, 16L * 1024 * 1024);
     }
 
     public XmlLimits withDoctype(DoctypePolicy policy) {
         return new XmlLimits(maxDepth, maxAttributes, maxAttributeSize, maxTextSize, policy, maxEntityExpansions,
-                maxEntityDepth);
+                maxEntityDepth, maxRecordSize);
     }
 }

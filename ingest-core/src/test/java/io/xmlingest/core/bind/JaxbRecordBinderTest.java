@@ -87,6 +87,17 @@ class JaxbRecordBinderTest {
     }
 
     @Test
+    void aDecimalWithAnExponentOrThousandsOfDigitsRejectsTheRecord() {
+        assertThat(bindAll(person("1", GOOD_BODY.replace("1234.50", "1E999999999"))).get(0))
+                .isInstanceOfSatisfying(RecordRejectedException.class,
+                        e -> assertThat(e.getMessage()).contains("1E999999999", "xs:decimal", "<salary>"));
+        assertThat(bindAll(person("1", GOOD_BODY.replace("1234.50", "9".repeat(5000)))).get(0))
+                .isInstanceOf(RecordRejectedException.class);
+        assertThat(((Person) bindAll(person("1", GOOD_BODY.replace("1234.50", " +.50 "))).get(0)).getSalary())
+                .isEqualByComparingTo("0.50");
+    }
+
+    @Test
     void anInvalidDateRejectsTheRecord() {
         assertThat(bindAll(person("1", GOOD_BODY.replace("1980-02-29", "yesterday"))).get(0))
                 .isInstanceOf(RecordRejectedException.class);

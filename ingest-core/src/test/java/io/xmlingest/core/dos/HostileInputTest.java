@@ -256,6 +256,33 @@ class HostileInputTest {
         assertThat(e.getMessage()).contains("xml.max.text.size");
     }
 
+    @Test
+    void aRecordOverTheSizeLimitIsRejectedWithoutBeingHeldAndTheFileGoesOn() throws Exception {
+        // 20 MB of small, valid-looking elements inside one record: no text node is large, the record is.
+        Path file = dir.resolve("huge-record.xml");
+        try (var out = new java.io.BufferedOutputStream(Files.newOutputStream(file))) {
+            out.write(("<persons xmlns=\"" + NS + "\">\n" + person(1)).getBytes(StandardCharsets.UTF_8));
+            out.write("<person id=\"2\"><firstName>F</firstName>".getBytes(StandardCharsets.UTF_8));
+            byte[] filler = "<lastName>padding-padding-padding</lastName>\n".getBytes(StandardCharsets.UTF_8);
+            for (int i = 0; i < 20_000_000 / filler.length; i++) {
+                out.write(filler);
+            }
+            out.write(("</person>\n" + person(3) + "</persons>\n").getBytes(StandardCharsets.UTF_8));
+        }
+        InMemoryPagePublisher publisher = new InMemoryPagePublisher();
+        List<String> rejections = new ArrayList<>();
+        FileSummary s = IngestionPipeline.create(IngestConfig.of(IngestSettings.ALL, Map.of("topic", "t",
+                "xml.max.record.size", "1MiB")), publisher, new IngestListener() {
+                    @Override
+                    public void rejected(io.xmlingest.core.error.RecordRejectedException e) {
+                        rejections.add(e.getMessage());
+                    }
+                }).ingest(file);
+        assertThat(s.records()).isEqualTo(2);
+        assertThat(rejections).singleElement().satisfies(m -> assertThat(m)
+                .contains("huge-record.xml", "record index 1", "xml.max.record.size", "1048576"));
+    }
+
     // --- not well-formed --------------------------------------------------------------------------
 
     @Test

@@ -1,0 +1,23 @@
+package io.xmlingest.core.error;
+
+import javax.xml.stream.Location;
+import javax.xml.stream.XMLStreamException;
+
+/**
+ * Thrown from inside a record's reader when the record grows past its size limit. It is an
+ * {@link XMLStreamException} so that it passes through a binder reading that reader; the binder
+ * turns it into a rejection of that one record, not a failure of the file.
+ */
+public final class OversizedRecordException extends XMLStreamException {
+
+    private final String settingKey;
+
+    public OversizedRecordException(String message, Location location, String settingKey) {
+        super(message, location);
+        this.settingKey = settingKey;
+    }
+
+    public String settingKey() {
+        return settingKey;
+    }
+}
