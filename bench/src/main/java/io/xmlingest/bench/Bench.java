@@ -24,7 +24,7 @@ public final class Bench {
 
     /** Everything one bench run measured. */
     public record Results(Plan plan, List<Measurement> measurements, List<HeapSearch> heapSearches, String startedAt,
-                          double seconds) {
+                          double seconds, String machine) {
     }
 
     static final String WHOLE_DOCUMENT = "jaxb-whole-document";
@@ -76,7 +76,7 @@ public final class Bench {
                 broker.close();
             }
         }
-        return new Results(plan, measurements, searches, startedAt, (System.nanoTime() - started) / 1e9);
+        return new Results(plan, measurements, searches, startedAt, (System.nanoTime() - started) / 1e9, Report.machine());
     }
 
     /** The datagen file for a size, generated once and reused (same seed, so the same bytes). */

@@ -27,7 +27,7 @@ public final class Report {
         StringBuilder s = new StringBuilder("# xmlingest bench report\n\n");
         s.append(String.format(Locale.ROOT, "Started %s, took %.0f s. Machine: %s. Raw figures: results.json. Each strategy and size ran in a JVM "
                 + "of its own with -Xmx%s: %d warm-up run(s), then %d counted runs; times are the median (min, max) of "
-                + "the counted runs.%n%n", r.startedAt(), r.seconds(), machine(), p.heap(), p.warmups(), p.runs()));
+                + "the counted runs.%n%n", r.startedAt(), r.seconds(), r.machine(), p.heap(), p.warmups(), p.runs()));
         s.append("## Strategies\n\n| strategy | kind | what it does |\n|---|---|---|\n");
         for (Strategies.Entry e : p.strategies()) {
             s.append("| ").append(e.name()).append(" | ").append(e.kind().name().toLowerCase(Locale.ROOT)).append(" | ")
@@ -133,7 +133,7 @@ public final class Report {
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT, "Measured by `java -jar bench/target/bench.jar` on %s; machine: %s; "
                 + "median of %d counted runs, each strategy in its own JVM with -Xmx%s. Full report and charts: "
-                + "[%s](%s).%n%n", r.startedAt().substring(0, 10), machine(), r.plan().runs(), r.plan().heap(),
+                + "[%s](%s).%n%n", r.startedAt().substring(0, 10), r.machine(), r.plan().runs(), r.plan().heap(),
                 reportLink, reportLink));
         s.append(String.format(Locale.ROOT, "| strategy (%,d records) | median s | records/s | peak heap MB | RSS MB |%n", size));
         s.append("|---|---|---|---|---|\n");

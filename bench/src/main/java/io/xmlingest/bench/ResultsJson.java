@@ -23,7 +23,7 @@ final class ResultsJson {
         ObjectNode root = JSON.createObjectNode();
         root.put("startedAt", r.startedAt());
         root.put("seconds", r.seconds());
-        root.put("machine", Report.machine());
+        root.put("machine", r.machine());
         ObjectNode plan = root.putObject("plan");
         r.plan().sizes().forEach(plan.putArray("sizes")::add);
         r.plan().strategies().forEach(s -> plan.withArray("strategies").add(s.name()));
@@ -59,7 +59,8 @@ final class ResultsJson {
             searches.add(new HeapSearch(h.get("size").asLong(), h.get("smallestOk").asInt(), h.get("largestFailed").asInt(),
                     h.get("attempts").asInt()));
         }
-        return new Bench.Results(plan, measurements, searches, root.get("startedAt").asText(), root.get("seconds").asDouble());
+        return new Bench.Results(plan, measurements, searches, root.get("startedAt").asText(), root.get("seconds").asDouble(),
+                root.get("machine").asText());
     }
 
     private static long[] longs(JsonNode array) {

@@ -34,7 +34,8 @@ class ReportTest {
                 Measurement.failed("jaxb-whole-document", 1000, 400_000, Measurement.Status.OUT_OF_MEMORY,
                         "out of memory at -Xmx2g", "2g"),
                 ok("ours-end-to-end", 1000, 200_000_000, 250_000_000, 300_000_000)),
-                List.of(new HeapSearch(1000, 300, 280, 9)), "2026-11-22T00:00:00Z", 12);
+                List.of(new HeapSearch(1000, 300, 280, 9)), "2026-11-22T00:00:00Z", 12,
+                "2 cores, test machine");
     }
 
     @Test
@@ -71,7 +72,7 @@ class ReportTest {
     @Test
     void theReadmeSectionCarriesDateMachineAndHeadlines() throws Exception {
         String section = Report.readmeSection(results(), "bench/report/report.md");
-        assertThat(section).contains("2026-11-22").contains(Report.machine())
+        assertThat(section).contains("2026-11-22").contains("2 cores, test machine")
                 .contains("end to end into Kafka vs Spring Batch reading only: **1.80x**")
                 .contains("end to end vs the Woodstox scan ceiling: **0.40x**")
                 .contains("whole-document JAXB needs at least -Xmx300m");

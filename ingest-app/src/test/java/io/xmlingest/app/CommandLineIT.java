@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -39,12 +40,18 @@ class CommandLineIT {
     }
 
     private Result run(String... args) throws Exception {
+        return runWith(Map.of(), args);
+    }
+
+    private Result runWith(Map<String, String> env, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(javaBin(), "-jar", appJar()));
         command.addAll(List.of(args));
         Path out = Files.createTempFile(dir, "out", ".txt");
         Path err = Files.createTempFile(dir, "err", ".txt");
-        Process p = new ProcessBuilder(command).directory(dir.toFile())
-                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile());
+        builder.environment().putAll(env);
+        Process p = builder.start();
         assertThat(p.waitFor(5, TimeUnit.MINUTES)).as("%s finished", command).isTrue();
         return new Result(p.exitValue(), Files.readAllLines(out), Files.readString(err));
     }
@@ -107,6 +114,14 @@ class CommandLineIT {
         Result noTopic = run("ingest", "nothing.xml");
         assertThat(noTopic.exit()).isEqualTo(2);
         assertThat(noTopic.stderr()).contains("topic");
+
+        Result fromEnv = runWith(Map.of("XMLINGEST_LOG_LEVEL", "WARN", "XMLINGEST_PAGE_MAX_RECORDS", "77"), "config");
+        assertThat(fromEnv.exit()).as(fromEnv.stderr()).isZero();
+        assertThat(fromEnv.stdout()).contains("page.max.records = 77  [environment]");
+
+        Result badEnv = runWith(Map.of("XMLINGEST_PAGE_MAX_RECORD", "77"), "config");
+        assertThat(badEnv.exit()).isEqualTo(2);
+        assertThat(badEnv.stderr()).contains("XMLINGEST_PAGE_MAX_RECORD");
 
         Result help = run("ingest", "--help");
         assertThat(help.exit()).isZero();

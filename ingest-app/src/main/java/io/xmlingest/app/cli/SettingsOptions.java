@@ -35,7 +35,16 @@ public final class SettingsOptions {
             flags.put(IngestSettings.BOOTSTRAP_SERVERS.key(), bootstrapServers);
         }
         flags.putAll(extra);
-        return IngestConfig.resolve(AppSettings.ALL, flags, System.getenv(), fileSettings());
+        return IngestConfig.resolve(AppSettings.ALL, flags, settingsEnvironment(System.getenv()), fileSettings());
+    }
+
+    /** The log level is read by the logging configuration, not a setting; everything else under XMLINGEST_ is. */
+    static final String LOG_LEVEL_VARIABLE = "XMLINGEST_LOG_LEVEL";
+
+    static Map<String, String> settingsEnvironment(Map<String, String> env) {
+        Map<String, String> filtered = new LinkedHashMap<>(env);
+        filtered.remove(LOG_LEVEL_VARIABLE);
+        return filtered;
     }
 
     private Map<String, String> fileSettings() {
