@@ -83,12 +83,7 @@ public final class Bench {
     public static Path dataFile(Path dir, long records) throws Exception {
         Files.createDirectories(dir);
         Path file = dir.resolve("persons-" + records + "-seed42.xml");
-        if (!Files.exists(file)) {
-            Path partial = dir.resolve(file.getFileName() + ".part");
-            DatagenCommand.generate(partial, records, 42);
-            Files.move(partial, file);
-        }
-        return file;
+        return Files.exists(file) ? file : DatagenCommand.generate(file, records, 42);
     }
 
     static int heapMb(String heap) {

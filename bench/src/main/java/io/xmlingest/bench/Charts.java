@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
@@ -71,10 +70,5 @@ final class Charts {
             chart.addSeries("no phases measured", List.of("none"), List.of(0.0));
         }
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
-    }
-
-    static Map<String, Path> files(Path dir) {
-        return Map.of("throughput", dir.resolve("throughput.png"), "time", dir.resolve("time.png"),
-                "heap", dir.resolve("heap.png"), "phases", dir.resolve("phases.png"));
     }
 }

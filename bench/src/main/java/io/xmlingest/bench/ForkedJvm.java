@@ -5,9 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Runs one (strategy, size) in a JVM of its own and reads back its figures, or why it failed. */
@@ -60,19 +58,10 @@ final class ForkedJvm {
 
     private static Measurement parse(String json, long size, long fileBytes, String heap) throws IOException {
         JsonNode n = new ObjectMapper().readTree(json);
-        Map<String, Double> phases = new LinkedHashMap<>();
-        n.get("phases").fields().forEachRemaining(e -> phases.put(e.getKey(), e.getValue().asDouble()));
         return new Measurement(n.get("strategy").asText(), size, fileBytes, Measurement.Status.OK, null, heap,
-                n.get("records").asLong(), longs(n.get("nanos")), longs(n.get("allocated")),
-                n.get("peakHeapUsed").asLong(), n.get("peakLiveHeap").asLong(), n.get("maxRss").asLong(), phases);
-    }
-
-    private static long[] longs(JsonNode array) {
-        long[] out = new long[array.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = array.get(i).asLong();
-        }
-        return out;
+                n.get("records").asLong(), ResultsJson.longs(n.get("nanos")), ResultsJson.longs(n.get("allocated")),
+                n.get("peakHeapUsed").asLong(), n.get("peakLiveHeap").asLong(), n.get("maxRss").asLong(),
+                ResultsJson.phases(n.get("phases")));
     }
 
     /** The most telling line of a failed JVM's stderr: the first exception line, else the last line. */

@@ -47,12 +47,10 @@ final class ResultsJson {
                 p.get("heap").asText(), null, null, p.get("searchHeap").asBoolean());
         List<Measurement> measurements = new ArrayList<>();
         for (JsonNode m : root.get("measurements")) {
-            Map<String, Double> phases = new LinkedHashMap<>();
-            m.get("phases").fields().forEachRemaining(e -> phases.put(e.getKey(), e.getValue().asDouble()));
             measurements.add(new Measurement(m.get("strategy").asText(), m.get("size").asLong(), m.get("fileBytes").asLong(),
                     Measurement.Status.valueOf(m.get("status").asText()), m.get("reason").isNull() ? null : m.get("reason").asText(),
                     m.get("heap").asText(), m.get("records").asLong(), longs(m.get("nanos")), longs(m.get("allocated")),
-                    m.get("peakHeapUsed").asLong(), m.get("peakLiveHeap").asLong(), m.get("maxRss").asLong(), phases));
+                    m.get("peakHeapUsed").asLong(), m.get("peakLiveHeap").asLong(), m.get("maxRss").asLong(), phases(m.get("phases"))));
         }
         List<HeapSearch> searches = new ArrayList<>();
         for (JsonNode h : root.get("heapSearches")) {
@@ -63,7 +61,13 @@ final class ResultsJson {
                 root.get("machine").asText());
     }
 
-    private static long[] longs(JsonNode array) {
+    static Map<String, Double> phases(JsonNode object) {
+        Map<String, Double> phases = new LinkedHashMap<>();
+        object.fields().forEachRemaining(e -> phases.put(e.getKey(), e.getValue().asDouble()));
+        return phases;
+    }
+
+    static long[] longs(JsonNode array) {
         long[] out = new long[array.size()];
         for (int i = 0; i < out.length; i++) {
             out[i] = array.get(i).asLong();

@@ -49,13 +49,8 @@ public final class DatagenCommand implements Callable<Integer> {
         }
         Path target = out != null ? out : Path.of("persons-" + records + ".xml");
         long started = System.nanoTime();
-        // Write beside the target and rename, so a reader never sees a half-written file.
-        Path partial = target.resolveSibling(target.getFileName() + ".part");
         Progress bar = new Progress(progress && System.console() != null, records, System.err);
-        try (OutputStream stream = Files.newOutputStream(partial)) {
-            write(stream, records, seed, bar);
-        }
-        Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        generate(target, records, seed, bar);
         bar.done();
         double seconds = (System.nanoTime() - started) / 1e9;
         System.out.printf(Locale.ROOT, "wrote %d records, %d bytes to %s in %.1f s (%.0f records/s)%n",
@@ -78,10 +73,16 @@ public final class DatagenCommand implements Callable<Integer> {
 
     /** Writes a persons file of {@code count} records at {@code file}. */
     public static Path generate(Path file, long count, long seed) throws IOException {
-        try (OutputStream stream = Files.newOutputStream(file)) {
-            write(stream, count, seed, Progress.NONE);
+        return generate(file, count, seed, Progress.NONE);
+    }
+
+    /** Writes beside the target and renames, so a reader (an inbox, a cache) never sees a half-written file. */
+    private static Path generate(Path file, long count, long seed, Progress progress) throws IOException {
+        Path partial = file.resolveSibling(file.getFileName() + ".part");
+        try (OutputStream stream = Files.newOutputStream(partial)) {
+            write(stream, count, seed, progress);
         }
-        return file;
+        return Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     /** A one-line progress bar on a terminal; silent otherwise. */

@@ -46,14 +46,14 @@ final class IngestCommand implements Callable<Integer> {
     public Integer call() {
         IngestConfig settings = options.resolve(topic == null ? Map.of() : Map.of(IngestSettings.TOPIC.key(), topic));
         settings.get(IngestSettings.TOPIC);
-        IngestionPipeline.validateModel(settings);
+        IngestionPipeline.RecordModel model = IngestionPipeline.model(settings);
         long failed = 0;
         long rejected = 0;
         long records = 0;
         long started = System.nanoTime();
         try (KafkaTarget kafka = KafkaTarget.open(settings);
              KafkaPagePublisher publisher = KafkaPagePublisher.open(kafka.config())) {
-            IngestionPipeline pipeline = IngestionPipeline.create(kafka.config(), publisher, new Listener());
+            IngestionPipeline pipeline = IngestionPipeline.create(kafka.config(), model, publisher, new Listener());
             for (Path file : files) {
                 try {
                     FileSummary s = pipeline.ingest(file);

@@ -19,15 +19,9 @@ public final class PageAssembler {
     private long nextPageNumber;
 
     public PageAssembler(String fileName, String fileId, PagePolicy policy) {
-        this(fileName, fileId, policy, 0);
-    }
-
-    /** @param firstPageNumber the number the first page gets (a resumed file continues its numbering) */
-    public PageAssembler(String fileName, String fileId, PagePolicy policy, long firstPageNumber) {
         this.fileName = fileName;
         this.fileId = fileId;
         this.policy = policy;
-        this.nextPageNumber = firstPageNumber;
     }
 
     /**

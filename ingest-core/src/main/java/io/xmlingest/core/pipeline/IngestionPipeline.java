@@ -56,8 +56,15 @@ public final class IngestionPipeline {
     private final PagePublisher publisher;
     private final IngestListener listener;
 
-    private IngestionPipeline(IngestConfig config, Class<?> recordType, JAXBContext context, PagePublisher publisher,
-                              IngestListener listener) {
+    /**
+     * The JAXB model a configuration names: the record class, its context and the key property.
+     * Built once: it is the expensive part of start-up, and checking it first lets a command fail
+     * on a wrong {@code record.class} or {@code record.key} before it starts anything else.
+     */
+    public record RecordModel(Class<?> type, JAXBContext context, RecordKeys keys) {
+    }
+
+    private IngestionPipeline(IngestConfig config, RecordModel model, PagePublisher publisher, IngestListener listener) {
         this.recordElement = config.get(IngestSettings.RECORD_ELEMENT);
         this.limits = new XmlLimits(config.get(IngestSettings.XML_MAX_DEPTH), config.get(IngestSettings.XML_MAX_ATTRIBUTES),
                 config.get(IngestSettings.XML_MAX_ATTRIBUTE_SIZE), config.get(IngestSettings.XML_MAX_TEXT_SIZE),
@@ -68,27 +75,28 @@ public final class IngestionPipeline {
         this.maxPagesInFlight = config.get(IngestSettings.PUBLISH_MAX_PAGES_IN_FLIGHT);
         this.maxRejected = config.get(IngestSettings.RECORD_MAX_REJECTED);
         this.maxRequestSize = config.get(IngestSettings.MAX_REQUEST_SIZE);
-        this.binder = new JaxbRecordBinder<>(context, recordType);
-        String keyName = config.get(IngestSettings.RECORD_KEY);
-        this.keys = keyName.isBlank() ? null : RecordKeys.of(recordType, keyName);
+        this.binder = new JaxbRecordBinder<>(model.context(), model.type());
+        this.keys = model.keys();
         this.publisher = publisher;
         this.listener = listener;
     }
 
-    /** Checks the record model settings (class, key) and builds the pipeline; errors name the setting. */
+    /** Builds the pipeline, building the record model from the settings first. */
     public static IngestionPipeline create(IngestConfig config, PagePublisher publisher, IngestListener listener) {
-        Class<?> recordType = recordType(config);
-        return new IngestionPipeline(config, recordType, context(recordType), publisher, listener);
+        return create(config, model(config), publisher, listener);
     }
 
-    /** Builds the JAXB model named by {@code record.class} and checks {@code record.key} against it, without a publisher. */
-    public static void validateModel(IngestConfig config) {
+    public static IngestionPipeline create(IngestConfig config, RecordModel model, PagePublisher publisher,
+                                           IngestListener listener) {
+        return new IngestionPipeline(config, model, publisher, listener);
+    }
+
+    /** Builds the JAXB model named by {@code record.class} and {@code record.key}; errors name the setting. */
+    public static RecordModel model(IngestConfig config) {
         Class<?> recordType = recordType(config);
-        context(recordType);
+        JAXBContext context = context(recordType);
         String keyName = config.get(IngestSettings.RECORD_KEY);
-        if (!keyName.isBlank()) {
-            RecordKeys.of(recordType, keyName);
-        }
+        return new RecordModel(recordType, context, keyName.isBlank() ? null : RecordKeys.of(recordType, keyName));
     }
 
     private static Class<?> recordType(IngestConfig config) {

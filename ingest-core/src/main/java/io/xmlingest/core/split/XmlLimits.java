@@ -20,9 +20,4 @@ public record XmlLimits(int maxDepth, int maxAttributes, long maxAttributeSize, 
     public XmlLimits(int maxDepth, int maxAttributes, long maxAttributeSize, long maxTextSize) {
         this(maxDepth, maxAttributes, maxAttributeSize, maxTextSize, DoctypePolicy.IGNORE, 10_000, 4, 16L * 1024 * 1024);
     }
-
-    public XmlLimits withDoctype(DoctypePolicy policy) {
-        return new XmlLimits(maxDepth, maxAttributes, maxAttributeSize, maxTextSize, policy, maxEntityExpansions,
-                maxEntityDepth, maxRecordSize);
-    }
 }

@@ -176,9 +176,9 @@ class IngestionPipelineTest {
 
     @Test
     void wrongModelSettingsStopStartUpNamingTheSetting() {
-        assertThatThrownBy(() -> IngestionPipeline.validateModel(config("record.class", "com.example.Nope")))
+        assertThatThrownBy(() -> IngestionPipeline.model(config("record.class", "com.example.Nope")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("record.class");
-        assertThatThrownBy(() -> IngestionPipeline.validateModel(config("record.key", "nope")))
+        assertThatThrownBy(() -> IngestionPipeline.model(config("record.key", "nope")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("record.key");
     }
 }
