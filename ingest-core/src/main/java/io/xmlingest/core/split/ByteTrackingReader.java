@@ -1,0 +1,274 @@
+package io.xmlingest.core.split;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.charset.Charset;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Decodes a file for the parser and remembers which bytes each character came from. Woodstox,
+ * given bytes, decodes them itself and reports only character offsets; given this reader, it still
+ * reports character offsets, and {@link #byteOffsetOf(long)} turns those into the byte offsets a
+ * resume can seek to.
+ *
+ * <p>Bad bytes are reported by {@link InvalidEncodingException} at their exact offset, and only
+ * after every character before them has been delivered, so the parser has seen all good text and
+ * whatever it reports about that text comes first.
+ *
+ * <p>The charset must be stateless (a character's bytes do not depend on what came before):
+ * UTF-8, UTF-16BE/LE, single-byte and the usual double-byte charsets are; ISO-2022 is not, and
+ * plain UTF-16 would guess its byte order, so neither is accepted. The channel must be blocking.
+ * Like the parser that reads it, a reader is used by one thread.
+ */
+public final class ByteTrackingReader extends Reader {
+
+    /**
+     * The parser reports a start tag's offset only once it has read the whole tag and some text
+     * beyond, so the window must cover the longest start tag expected plus the parser's read-ahead
+     * (Woodstox: 4000 chars). Lookups further back return -1.
+     */
+    public static final int DEFAULT_RETAIN_CHARS = 256 * 1024;
+
+    // Reads deliver at most this much, which bounds what one chunk keeps in the map's ring.
+    static final int MAX_READ_CHARS = 64 * 1024;
+    private static final int BUFFER_BYTES = 64 * 1024;
+
+    private final ReadableByteChannel in;
+    private final String fileName;
+    private final CharsetDecoder decoder;
+    private final ByteOffsetMap map;
+    private final ByteBuffer bytes = ByteBuffer.allocate(BUFFER_BYTES).flip();
+
+    /** Absolute offset of the next byte the decoder has not consumed. */
+    private long consumed;
+    private boolean endOfInput;
+    private boolean flushing;
+    private boolean finished;
+    private boolean closed;
+
+    // A pair decoded when the caller had room for one char: its low half goes out on the next read.
+    private final CharBuffer pair = CharBuffer.allocate(2);
+    private boolean lowPending;
+
+    // Reported once every char before it is out, then on every read after.
+    private String failureMessage;
+    private long failureOffset;
+
+    // Woodstox reads into the same array every time; wrapping it once saves an object per read.
+    private char[] wrappedArray;
+    private CharBuffer wrapped;
+    private final char[] single = new char[1];
+
+    public ByteTrackingReader(ReadableByteChannel in, long startByte, Charset charset, String fileName) {
+        this(in, startByte, charset, fileName, DEFAULT_RETAIN_CHARS);
+    }
+
+    /**
+     * @param in          positioned at {@code startByte} of the file: after any byte order mark, or
+     *                    anywhere a character starts when resuming
+     * @param startByte   the channel's absolute position; used only to report absolute offsets
+     * @param retainChars how far behind the newest character lookups still succeed
+     */
+    public ByteTrackingReader(ReadableByteChannel in, long startByte, Charset charset, String fileName, int retainChars) {
+        if (!tracksOffsetsOf(charset)) {
+            throw new IllegalArgumentException("cannot track byte offsets in " + charset.name()
+                    + ": use a stateless charset with a fixed byte order (UTF-16BE or UTF-16LE, not UTF-16)");
+        }
+        if (retainChars < 1 || retainChars > (1 << 28)) {
+            throw new IllegalArgumentException("retainChars must be 1 to 2^28, not " + retainChars);
+        }
+        this.in = Objects.requireNonNull(in, "in");
+        this.fileName = fileName;
+        this.consumed = startByte;
+        this.decoder = charset.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        this.map = new ByteOffsetMap(charset, startByte, retainChars, MAX_READ_CHARS);
+    }
+
+    /**
+     * Whether offsets can be tracked in this charset: it must decode without hidden state that
+     * swallows bytes (a byte order mark guessed, an ISO-2022 escape), and encode, to measure text.
+     */
+    static boolean tracksOffsetsOf(Charset charset) {
+        String name = charset.name().toUpperCase(Locale.ROOT);
+        return charset.canEncode()
+                && !name.equals("UTF-16") && !name.equals("UTF-32")
+                && !name.endsWith("-BOM")
+                && !name.contains("2022");
+    }
+
+    /** Characters delivered so far. */
+    public long charsRead() {
+        return map.charsRecorded();
+    }
+
+    /** Absolute offset of the first byte whose character has not been delivered. */
+    public long nextByteOffset() {
+        return consumed;
+    }
+
+    /**
+     * The absolute byte offset at which the character with this 0-based index (counted from the
+     * reader's start) begins, or -1 if it has not been delivered yet or is more than the retained
+     * number of characters behind the newest. The low half of a surrogate pair begins no byte of
+     * its own: its answer lies after the pair's first byte, at most at the pair's end.
+     */
+    public long byteOffsetOf(long charOffset) {
+        return map.byteOffsetOf(charOffset);
+    }
+
+    int chunkCount() {
+        return map.chunkCount();
+    }
+
+    @Override
+    public int read() throws IOException {
+        return read(single, 0, 1) < 0 ? -1 : single[0];
+    }
+
+    @Override
+    public int read(char[] cbuf, int off, int len) throws IOException {
+        Objects.checkFromIndexSize(off, len, cbuf.length);
+        if (closed) {
+            throw new IOException("reader of " + fileName + " is closed");
+        }
+        if (len == 0) {
+            return 0;
+        }
+        if (lowPending) {
+            lowPending = false;
+            cbuf[off] = pair.get(1);
+            map.record(cbuf, off, 1, 0);
+            return 1;
+        }
+        if (failureMessage != null) {
+            throw new InvalidEncodingException(failureMessage, failureOffset);
+        }
+        if (finished) {
+            return -1;
+        }
+        long before = consumed;
+        int n = decode(target(cbuf, off, Math.min(len, MAX_READ_CHARS)));
+        if (n == 0 && !finished && failureMessage == null) {
+            // Room for one char and the next is a pair: decode it aside, give out its high half.
+            pair.clear();
+            int got = decode(pair);
+            if (got > 0) {
+                cbuf[off] = pair.get(0);
+                lowPending = got == 2;
+                n = 1;
+            }
+        }
+        if (n > 0) {
+            map.record(cbuf, off, n, consumed - before);
+            return n;
+        }
+        if (failureMessage != null) {
+            throw new InvalidEncodingException(failureMessage, failureOffset);
+        }
+        return -1;
+    }
+
+    private CharBuffer target(char[] cbuf, int off, int len) {
+        if (cbuf != wrappedArray) {
+            wrapped = CharBuffer.wrap(cbuf);
+            wrappedArray = cbuf;
+        }
+        wrapped.clear();
+        wrapped.position(off).limit(off + len);
+        return wrapped;
+    }
+
+    /**
+     * Decodes into {@code out} until some chars are produced, the input ends, bad bytes are met
+     * (recorded as the failure), or {@code out} cannot take the next char. Returns the chars produced.
+     */
+    private int decode(CharBuffer out) throws IOException {
+        int start = out.position();
+        while (true) {
+            CoderResult r;
+            if (flushing) {
+                r = decoder.flush(out);
+            } else {
+                int p = bytes.position();
+                r = decoder.decode(bytes, out, endOfInput);
+                consumed += bytes.position() - p;
+            }
+            int produced = out.position() - start;
+            if (r.isError()) {
+                fail(r);
+                return produced;
+            }
+            if (r.isOverflow() || produced > 0) {
+                return produced;
+            }
+            if (flushing) {
+                finished = true;
+                return 0;
+            }
+            if (endOfInput) {
+                flushing = true;
+            } else {
+                fill();
+            }
+        }
+    }
+
+    private void fill() throws IOException {
+        bytes.compact();
+        try {
+            if (!bytes.hasRemaining()) {
+                throw new IllegalStateException("decoder of " + decoder.charset() + " took nothing from a full buffer");
+            }
+            int n;
+            do {
+                n = in.read(bytes);
+            } while (n == 0);
+            endOfInput = n < 0;
+        } finally {
+            bytes.flip();
+        }
+    }
+
+    private void fail(CoderResult r) {
+        int at = bytes.position();
+        StringBuilder hex = new StringBuilder();
+        for (int i = 0; i < r.length(); i++) {
+            hex.append(i == 0 ? "" : " ").append(hex(bytes.get(at + i)));
+        }
+        String charset = decoder.charset().name();
+        StringBuilder m = new StringBuilder();
+        if (r.isUnmappable()) {
+            m.append("byte sequence ").append(hex).append(" has no character in ").append(charset);
+        } else {
+            m.append("invalid ").append(charset).append(" byte sequence ").append(hex);
+        }
+        m.append(" at byte offset ").append(consumed).append(" of file ").append(fileName);
+        int next = at + r.length();
+        if (next < bytes.limit()) {
+            m.append(" (followed by ").append(hex(bytes.get(next))).append(')');
+        } else if (endOfInput) {
+            m.append(" (the file ends there)");
+        }
+        failureMessage = m.toString();
+        failureOffset = consumed;
+    }
+
+    private static String hex(byte b) {
+        return String.format("%02X", b & 0xff);
+    }
+
+    @Override
+    public void close() throws IOException {
+        closed = true;
+        in.close();
+    }
+}
