@@ -1,5 +1,7 @@
 package io.xmlingest.app;
 
+import static io.xmlingest.core.config.Validators.between;
+
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.config.Setting;
 import io.xmlingest.core.config.SettingType;
@@ -18,12 +20,53 @@ public final class AppSettings {
                     + "empty. Data published by one command is there for the next.",
             v -> v.isBlank() ? "must not be empty" : null);
 
+    public static final Setting<String> INBOX_DIR = Setting.of("inbox.dir", SettingType.STRING, "",
+            "The worker's inbox directory. Files appear in it complete (written as NAME.part, or elsewhere, then "
+                    + "renamed); the worker keeps processing/, done/ and failed/ inside it.", v -> null);
+
+    public static final Setting<String> WORKER_ID = Setting.of("worker.id", SettingType.STRING, "",
+            "The worker's identity, and with it its Kafka transactional id: a restarted worker with the same id "
+                    + "fences its predecessor and resumes its files. Empty: derived from the host name and the inbox "
+                    + "path. Two workers sharing an inbox need distinct ids.",
+            v -> v.matches("[A-Za-z0-9._-]*") ? null : "may hold only letters, digits, '.', '_' and '-'");
+
+    public static final Setting<Long> INBOX_POLL_MS = Setting.of("inbox.poll.interval.ms", SettingType.LONG, 250L,
+            "How often the worker looks for new files in the inbox.", between(10, 3_600_000));
+
+    public static final Setting<Long> INBOX_SETTLE_MS = Setting.of("inbox.settle.ms", SettingType.LONG, 500L,
+            "A file is taken only once it has not been modified for this long, so a writer that does not rename "
+                    + "is not read half-written. Names ending in .part or .tmp, and names starting with '.', are never taken.",
+            between(0, 3_600_000));
+
+    public static final Setting<Integer> HTTP_PORT = Setting.of("http.port", SettingType.INT, 8080,
+            "Port of the worker's /health and /metrics endpoints; 0 picks a free port, -1 turns them off.",
+            between(-1, 65_535));
+
+    public static final Setting<String> HTTP_HOST = Setting.of("http.host", SettingType.STRING, "0.0.0.0",
+            "Address the worker's HTTP endpoints listen on.", v -> v.isBlank() ? "must not be empty" : null);
+
+    public static final Setting<Long> SHUTDOWN_TIMEOUT_MS = Setting.of("worker.shutdown.timeout.ms", SettingType.LONG,
+            20_000L,
+            "On SIGTERM or SIGINT the worker takes no new file, commits the page in hand and exits; after this "
+                    + "long it exits anyway, and the open transaction is aborted (the next start resumes the file).",
+            between(100, 600_000));
+
+    public static final Setting<Long> RETRY_MAX_BACKOFF_MS = Setting.of("worker.retry.max.backoff.ms", SettingType.LONG,
+            30_000L,
+            "Longest wait between attempts to reach Kafka again; waits double from 500 ms up to this.",
+            between(500, 3_600_000));
+
+    public static final Setting<Long> PROGRESS_INTERVAL_MS = Setting.of("worker.progress.interval.ms", SettingType.LONG,
+            10_000L, "How often the worker logs a long file's progress (percent of bytes, records/s, time left).",
+            between(100, 3_600_000));
+
     /** Every setting the application reads: the pipeline's and its own. */
     public static final List<Setting<?>> ALL;
 
     static {
         List<Setting<?>> all = new ArrayList<>(IngestSettings.ALL);
-        all.add(EMBEDDED_DATA_DIR);
+        all.addAll(List.of(EMBEDDED_DATA_DIR, INBOX_DIR, WORKER_ID, INBOX_POLL_MS, INBOX_SETTLE_MS, HTTP_PORT,
+                HTTP_HOST, SHUTDOWN_TIMEOUT_MS, RETRY_MAX_BACKOFF_MS, PROGRESS_INTERVAL_MS));
         ALL = Collections.unmodifiableList(all);
     }
 }

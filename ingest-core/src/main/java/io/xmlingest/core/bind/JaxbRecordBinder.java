@@ -60,7 +60,8 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
                                 big.getLocation() == null ? -1 : big.getLocation().getColumnNumber()), big, big.settingKey());
             }
             if (broken != null) {
-                throw XmlFaults.notReadable(broken, where);
+                // The record's reader gives the file's own line after a resume; the exception's own location may not.
+                throw XmlFaults.notReadable(broken, where, record.getLocation());
             }
             throw rejected(e, where);
         }

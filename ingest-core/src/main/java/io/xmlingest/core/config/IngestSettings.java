@@ -33,11 +33,24 @@ public final class IngestSettings {
     public static final Setting<Integer> RECORD_MAX_REJECTED = Setting.of("file.max.rejected.records", SettingType.INT,
             1000,
             "How many records of one file may be rejected (do not bind, miss a required value) before the "
-                    + "whole file is failed. Rejected records are reported with their position and never published.",
+                    + "whole file is failed. Rejected records are never published as records: ingest reports them "
+                    + "with their position, the worker publishes each to the dead-letter topic with its raw XML.",
             between(0, Integer.MAX_VALUE));
 
     public static final Setting<String> TOPIC = Setting.required("topic", SettingType.STRING,
             "The Kafka topic that receives one message per record.", notBlank());
+
+    public static final Setting<String> TOPIC_DEAD_LETTERS = Setting.of("topic.dlq", SettingType.STRING, "",
+            "The worker's dead-letter topic: one message per rejected record, with its raw XML, position and "
+                    + "reason. Empty: <topic>.dlq.", v -> null);
+
+    public static final Setting<String> TOPIC_STATUS = Setting.of("topic.status", SettingType.STRING, "",
+            "The worker's file status topic: started, completed and failed events, keyed by file id. "
+                    + "Empty: <topic>.status.", v -> null);
+
+    public static final Setting<String> TOPIC_CHECKPOINTS = Setting.of("topic.checkpoints", SettingType.STRING, "",
+            "The worker's compacted checkpoint topic: each file's progress, committed with its records. "
+                    + "Empty: <topic>.checkpoints.", v -> null);
 
     public static final Setting<Integer> TOPIC_PARTITIONS = Setting.of("topic.partitions", SettingType.INT, 3,
             "Partitions of the record topic when xmlingest creates it. An existing topic is used as it is.",
@@ -91,6 +104,12 @@ public final class IngestSettings {
             "How long the producer retries one record before the send fails and the file with it.",
             between(1_000, Integer.MAX_VALUE));
 
+    public static final Setting<Integer> TRANSACTION_TIMEOUT_MS = Setting.of("kafka.transaction.timeout.ms",
+            SettingType.INT, 60_000,
+            "The worker's transaction timeout: a transaction left open this long by a worker that died is aborted "
+                    + "by the broker. A restarted worker aborts its predecessor's at once.",
+            between(1_000, 900_000));
+
     public static final Setting<Integer> XML_MAX_DEPTH = Setting.of("xml.max.depth", SettingType.INT, 500,
             "Deepest element nesting accepted in a file.", between(1, 100_000));
 
@@ -125,9 +144,10 @@ public final class IngestSettings {
 
     public static final List<Setting<?>> ALL = List.of(
             RECORD_ELEMENT, RECORD_CLASS, RECORD_KEY, RECORD_MAX_REJECTED,
-            TOPIC, TOPIC_PARTITIONS, TOPIC_REPLICATION_FACTOR, TOPIC_READY_TIMEOUT_MS,
+            TOPIC, TOPIC_DEAD_LETTERS, TOPIC_STATUS, TOPIC_CHECKPOINTS, TOPIC_PARTITIONS, TOPIC_REPLICATION_FACTOR, TOPIC_READY_TIMEOUT_MS,
             PAGE_MAX_RECORDS, PAGE_MAX_BYTES, PUBLISH_MAX_PAGES_IN_FLIGHT,
             BOOTSTRAP_SERVERS, COMPRESSION, LINGER_MS, BATCH_SIZE, MAX_REQUEST_SIZE, DELIVERY_TIMEOUT_MS,
+            TRANSACTION_TIMEOUT_MS,
             XML_MAX_DEPTH, XML_MAX_ATTRIBUTES, XML_MAX_ATTRIBUTE_SIZE, XML_MAX_TEXT_SIZE,
             XML_MAX_RECORD_SIZE, XML_DOCTYPE, XML_MAX_ENTITY_EXPANSIONS, XML_MAX_ENTITY_DEPTH);
 }

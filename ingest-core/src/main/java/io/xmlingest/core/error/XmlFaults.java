@@ -15,13 +15,17 @@ public final class XmlFaults {
     }
 
     public static FileFailedException notReadable(XMLStreamException e, ErrorLocation where) {
+        return notReadable(e, where, e.getLocation());
+    }
+
+    /** As above, with the position taken from {@code loc} rather than from the exception. */
+    public static FileFailedException notReadable(XMLStreamException e, ErrorLocation where, Location loc) {
         String reason = String.valueOf(e.getMessage());
         int at = reason.indexOf("\n at [");
         if (at >= 0) {
             reason = reason.substring(0, at);
         }
         reason = reason.strip();
-        Location loc = e.getLocation();
         ErrorLocation located = loc == null || loc.getLineNumber() <= 0
                 ? where : where.withPosition(loc.getLineNumber(), loc.getColumnNumber(), -1);
         return new FileFailedException("XML is not readable: " + reason, located, limitSetting(reason), e);

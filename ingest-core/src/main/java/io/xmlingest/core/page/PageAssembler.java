@@ -19,9 +19,15 @@ public final class PageAssembler {
     private long nextPageNumber;
 
     public PageAssembler(String fileName, String fileId, PagePolicy policy) {
+        this(fileName, fileId, policy, 0);
+    }
+
+    /** @param firstPageNumber the number of the first page: a resumed file goes on numbering where it stopped */
+    public PageAssembler(String fileName, String fileId, PagePolicy policy, long firstPageNumber) {
         this.fileName = fileName;
         this.fileId = fileId;
         this.policy = policy;
+        this.nextPageNumber = firstPageNumber;
     }
 
     /**

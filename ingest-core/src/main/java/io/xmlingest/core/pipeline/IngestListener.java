@@ -1,5 +1,6 @@
 package io.xmlingest.core.pipeline;
 
+import io.xmlingest.core.checkpoint.Checkpoint;
 import io.xmlingest.core.error.RecordRejectedException;
 import io.xmlingest.core.page.Page;
 
@@ -12,6 +13,13 @@ public interface IngestListener {
 
     /** A page was acknowledged; {@code bytesRead} of {@code fileBytes} of the file are done. */
     default void acknowledged(Page page, long bytesRead, long fileBytes) {
+    }
+
+    /**
+     * A transaction committed: {@code checkpoint} is the file's progress, {@code bytesRead} of
+     * {@code fileBytes} are read, and {@code spent} is where the time went since the last commit.
+     */
+    default void committed(Checkpoint checkpoint, long bytesRead, long fileBytes, PhaseTimes spent) {
     }
 
     IngestListener NONE = new IngestListener() {

@@ -1,11 +1,7 @@
 package io.xmlingest.core.pipeline;
 
-import io.xmlingest.core.bind.JaxbRecordBinder;
-import io.xmlingest.core.bind.RecordBinder;
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.config.IngestSettings;
-import io.xmlingest.core.encode.JsonRecordEncoder;
-import io.xmlingest.core.encode.RecordEncoder;
 import io.xmlingest.core.encode.RecordKeys;
 import io.xmlingest.core.error.ConfigException;
 import io.xmlingest.core.error.ErrorLocation;
@@ -25,7 +21,6 @@ import io.xmlingest.core.split.XmlLimits;
 import jakarta.xml.bind.JAXBContext;
 import jakarta.xml.bind.JAXBException;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -41,18 +36,12 @@ import javax.xml.namespace.QName;
  */
 public final class IngestionPipeline {
 
-    /** Headers and Kafka's per-record framing, generously: a record is rejected here rather than by the producer. */
-    private static final int MESSAGE_OVERHEAD = 512;
-
     private final QName recordElement;
     private final XmlLimits limits;
     private final PagePolicy pagePolicy;
     private final int maxPagesInFlight;
     private final int maxRejected;
-    private final long maxRequestSize;
-    private final RecordBinder<?> binder;
-    private final RecordEncoder<Object> encoder = new JsonRecordEncoder();
-    private final RecordKeys keys;
+    private final RecordConverter converter;
     private final PagePublisher publisher;
     private final IngestListener listener;
 
@@ -66,19 +55,22 @@ public final class IngestionPipeline {
 
     private IngestionPipeline(IngestConfig config, RecordModel model, PagePublisher publisher, IngestListener listener) {
         this.recordElement = config.get(IngestSettings.RECORD_ELEMENT);
-        this.limits = new XmlLimits(config.get(IngestSettings.XML_MAX_DEPTH), config.get(IngestSettings.XML_MAX_ATTRIBUTES),
+        this.limits = limits(config);
+        this.pagePolicy = new PagePolicy(config.get(IngestSettings.PAGE_MAX_RECORDS), config.get(IngestSettings.PAGE_MAX_BYTES));
+        this.maxPagesInFlight = config.get(IngestSettings.PUBLISH_MAX_PAGES_IN_FLIGHT);
+        this.maxRejected = config.get(IngestSettings.RECORD_MAX_REJECTED);
+        this.converter = new RecordConverter(model, config.get(IngestSettings.MAX_REQUEST_SIZE));
+        this.publisher = publisher;
+        this.listener = listener;
+    }
+
+    /** The XML limits the settings ask for. */
+    static XmlLimits limits(IngestConfig config) {
+        return new XmlLimits(config.get(IngestSettings.XML_MAX_DEPTH), config.get(IngestSettings.XML_MAX_ATTRIBUTES),
                 config.get(IngestSettings.XML_MAX_ATTRIBUTE_SIZE), config.get(IngestSettings.XML_MAX_TEXT_SIZE),
                 DoctypePolicy.of(config.get(IngestSettings.XML_DOCTYPE)),
                 config.get(IngestSettings.XML_MAX_ENTITY_EXPANSIONS), config.get(IngestSettings.XML_MAX_ENTITY_DEPTH),
                 config.get(IngestSettings.XML_MAX_RECORD_SIZE));
-        this.pagePolicy = new PagePolicy(config.get(IngestSettings.PAGE_MAX_RECORDS), config.get(IngestSettings.PAGE_MAX_BYTES));
-        this.maxPagesInFlight = config.get(IngestSettings.PUBLISH_MAX_PAGES_IN_FLIGHT);
-        this.maxRejected = config.get(IngestSettings.RECORD_MAX_REJECTED);
-        this.maxRequestSize = config.get(IngestSettings.MAX_REQUEST_SIZE);
-        this.binder = new JaxbRecordBinder<>(model.context(), model.type());
-        this.keys = model.keys();
-        this.publisher = publisher;
-        this.listener = listener;
     }
 
     /** Builds the pipeline, building the record model from the settings first. */
@@ -150,7 +142,8 @@ public final class IngestionPipeline {
         }
         long elapsed = System.nanoTime() - started;
         return new FileSummary(name, fileId, run.records, run.rejected, run.pageCount, run.messageBytes, fileBytes,
-                elapsed, new PhaseTimes(identified - started, run.scan, run.bind, run.serialize, run.publish));
+                elapsed, new PhaseTimes(identified - started, run.scan, converter.bindNanos - run.bindAtStart,
+                converter.serializeNanos - run.serializeAtStart, run.publish));
     }
 
     private static long size(Path file) {
@@ -174,8 +167,8 @@ public final class IngestionPipeline {
         long pageCount;
         long messageBytes;
         long scan;
-        long bind;
-        long serialize;
+        final long bindAtStart = converter.bindNanos;
+        final long serializeAtStart = converter.serializeNanos;
         long publish;
 
         Run(String name, String fileId, long fileBytes) {
@@ -188,41 +181,15 @@ public final class IngestionPipeline {
         void record(RecordSplitter splitter, long t1) {
             SplitPosition pos = splitter.position();
             ErrorLocation where = new ErrorLocation(name, pos.recordIndex(), pos.line(), pos.column(), pos.byteOffset());
-            Object bound;
-            byte[] key;
+            OutgoingRecord message;
             try {
-                bound = binder.bind(splitter.record(), where);
-                key = keys == null
-                        ? (fileId + ":" + pos.recordIndex()).getBytes(StandardCharsets.UTF_8)
-                        : keys.keyOf(bound);
-                if (key == null) {
-                    throw new RecordRejectedException("record has no value for its key '" + keys.propertyName()
-                            + "' (setting " + IngestSettings.RECORD_KEY.key() + ")", where, null);
-                }
+                message = converter.convert(splitter.record(), pos.recordIndex(), where, name, fileId);
             } catch (RecordRejectedException e) {
-                bind += System.nanoTime() - t1;
                 reject(e, where);
                 return;
             }
-            long t2 = System.nanoTime();
-            bind += t2 - t1;
-            byte[] value;
-            try {
-                value = encoder.encode(bound);
-            } catch (RuntimeException e) {
-                // A value the message format cannot carry is this record's problem, not the file's.
-                reject(new RecordRejectedException("record cannot be serialized: " + e.getMessage(), where, e), where);
-                return;
-            }
             long t3 = System.nanoTime();
-            serialize += t3 - t2;
-            long size = key.length + value.length + name.length() + MESSAGE_OVERHEAD;
-            if (size > maxRequestSize) {
-                reject(new RecordRejectedException("record too large to publish: about " + size + " bytes as a message, "
-                        + "over the limit of " + maxRequestSize, where, null, IngestSettings.MAX_REQUEST_SIZE.key()), where);
-                return;
-            }
-            pages.add(new OutgoingRecord(pos.recordIndex(), key, value)).forEach(this::submit);
+            pages.add(message).forEach(this::submit);
             publish += System.nanoTime() - t3;
         }
 

@@ -42,6 +42,28 @@ public final class KafkaClientSettings {
         return p;
     }
 
+    /**
+     * The worker's producer: transactional under a stable id, so that a restarted worker fences
+     * the one that died and aborts what it left open. Blocking calls give up after the
+     * transaction timeout, so a lost broker surfaces as an error the worker retries.
+     */
+    public static Properties transactionalProducer(IngestConfig config, String transactionalId) {
+        Properties p = producer(config);
+        int timeout = config.get(IngestSettings.TRANSACTION_TIMEOUT_MS);
+        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, timeout);
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Math.min(timeout, 30_000));
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, "xmlingest-" + transactionalId);
+        return p;
+    }
+
+    /** A consumer's connection properties; the caller sets deserializers and isolation. */
+    public static Properties consumer(IngestConfig config) {
+        Properties p = new Properties();
+        p.put(org.apache.kafka.clients.consumer.ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(config));
+        return p;
+    }
+
     public static Properties admin(IngestConfig config) {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(config));

@@ -26,9 +26,15 @@ public final class KafkaTopics {
     }
 
     public static void ensure(Admin admin, String topic, int partitions, int replicationFactor, Duration timeout) {
+        ensure(admin, topic, partitions, replicationFactor, Map.of(), timeout);
+    }
+
+    /** @param configs topic configs used only when the topic is created, such as cleanup.policy=compact */
+    public static void ensure(Admin admin, String topic, int partitions, int replicationFactor,
+                              Map<String, String> configs, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         NewTopic spec = new NewTopic(topic, Optional.of(partitions),
-                replicationFactor < 0 ? Optional.empty() : Optional.of((short) replicationFactor));
+                replicationFactor < 0 ? Optional.empty() : Optional.of((short) replicationFactor)).configs(configs);
         try {
             admin.createTopics(List.of(spec)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {

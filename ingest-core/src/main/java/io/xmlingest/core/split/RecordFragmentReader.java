@@ -2,6 +2,7 @@ package io.xmlingest.core.split;
 
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.OversizedRecordException;
+import javax.xml.stream.Location;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
@@ -18,16 +19,55 @@ final class RecordFragmentReader extends StreamReaderDelegate {
 
     private final XMLStreamReader2 file;
     private final long maxChars;
+    private final LineShift shift;
     private int depth;
     private boolean atEndTag;
     private boolean ended;
     private long startChar;
 
     /** @param maxChars the most characters a record may span, checked at each of its tags */
-    RecordFragmentReader(XMLStreamReader2 file, long maxChars) {
+    RecordFragmentReader(XMLStreamReader2 file, long maxChars, LineShift shift) {
         super(file);
         this.file = file;
         this.maxChars = maxChars;
+        this.shift = shift;
+    }
+
+    /** The file's own line and column, also after a resume, so a binder's errors point into the file. */
+    @Override
+    public Location getLocation() {
+        Location at = super.getLocation();
+        if (at == null || shift == LineShift.NONE) {
+            return at;
+        }
+        int line = shift.line(at.getLineNumber());
+        int column = shift.column(at.getLineNumber(), at.getColumnNumber());
+        return new Location() {
+            @Override
+            public int getLineNumber() {
+                return line;
+            }
+
+            @Override
+            public int getColumnNumber() {
+                return column;
+            }
+
+            @Override
+            public int getCharacterOffset() {
+                return at.getCharacterOffset();
+            }
+
+            @Override
+            public String getPublicId() {
+                return at.getPublicId();
+            }
+
+            @Override
+            public String getSystemId() {
+                return at.getSystemId();
+            }
+        };
     }
 
     /** Starts a record; the underlying cursor is on its start tag, at {@code startChar}. */

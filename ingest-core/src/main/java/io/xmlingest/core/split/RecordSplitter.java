@@ -22,6 +22,22 @@ public interface RecordSplitter extends Closeable {
     /** The current record as a reader that ends with its end tag. */
     XMLStreamReader record();
 
+    /**
+     * Where reading could restart at the current record, or null when this splitter cannot tell
+     * (its input is not a file, or the file's encoding maps characters to bytes in a way it does not track).
+     */
+    default ResumePoint resumePoint() {
+        return null;
+    }
+
+    /**
+     * Reads the rest of the current record without binding it, and returns its raw text when it
+     * is at most {@code maxBytes} long. The next {@link #next()} continues after it.
+     */
+    default RawRecord raw(long maxBytes) {
+        return new RawRecord(-1, -1, null);
+    }
+
     /** Bytes taken from the file so far, including the parser's read-ahead: for progress, not for seeking. */
     long bytesRead();
 

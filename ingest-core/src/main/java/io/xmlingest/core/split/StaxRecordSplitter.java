@@ -4,11 +4,20 @@ import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.FileFailedException;
 import io.xmlingest.core.error.XmlFaults;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import java.io.Reader;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import javax.xml.namespace.QName;
 import javax.xml.stream.Location;
 import javax.xml.stream.XMLStreamConstants;
@@ -21,50 +30,194 @@ import org.codehaus.stax2.XMLStreamReader2;
 /**
  * Splits a file into records with one Woodstox cursor: nothing but the current record's
  * events is ever held, whatever the file's size.
+ *
+ * <p>The file is decoded here rather than by Woodstox, so that every record's start is known
+ * as a byte offset, not only as a character count: that is what lets a later run seek straight
+ * to a record (see {@link #resume}) instead of reading the file again from its start.
  */
 public final class StaxRecordSplitter implements RecordSplitter {
 
-    private final CountingInputStream input;
+    private static final int HEAD_BYTES = 1024;
+
+    private final FileChannel file;
+    private final ByteTrackingReader bytes;
+    private final Charset charset;
+    private final long charBase;
     private final XMLStreamReader2 cursor;
     private final RecordFragmentReader fragment;
     private final String fileName;
     private final String recordNamespace;
     private final String recordLocalName;
     private final boolean rejectDoctype;
+    private final LineShift shift;
+    private final List<String> openTags = new ArrayList<>();
 
-    private long index = -1;
+    private String openElements;
+    private long prologEnd;
+    private long index;
     private int recordDepth = -1;
     private boolean inRecord;
     private SplitPosition position;
 
-    /**
-     * @param input    the file's bytes; Woodstox detects the encoding (BOM, XML declaration)
-     * @param fileName the name used in positions and errors
-     */
-    public StaxRecordSplitter(InputStream input, String fileName, QName recordElement, XmlLimits limits) {
-        this.input = new CountingInputStream(input);
+    private StaxRecordSplitter(FileChannel file, ByteTrackingReader bytes, Charset charset, Reader text, long charBase,
+                               String fileName, QName recordElement, XmlLimits limits, long firstIndex, long prologEnd,
+                               LineShift shift) {
+        this.file = file;
+        this.bytes = bytes;
+        this.charset = charset;
+        this.charBase = charBase;
         this.fileName = fileName;
         this.recordNamespace = recordElement.getNamespaceURI();
         this.recordLocalName = recordElement.getLocalPart();
         this.rejectDoctype = limits.doctype() == DoctypePolicy.REJECT;
+        this.index = firstIndex - 1;
+        this.prologEnd = prologEnd;
+        this.shift = shift;
         try {
-            this.cursor = (XMLStreamReader2) HardenedXmlInput.factory(limits).createXMLStreamReader(fileName, this.input);
+            this.cursor = (XMLStreamReader2) HardenedXmlInput.factory(limits).createXMLStreamReader(fileName, text);
         } catch (XMLStreamException e) {
-            closeQuietly();
+            closeQuietly(text);
             throw failure(e);
         } catch (RuntimeException e) {
-            // Woodstox reports some faults in the first bytes (a broken encoding) unchecked.
-            closeQuietly();
+            closeQuietly(text);
             throw new FileFailedException("cannot read XML: " + e, ErrorLocation.ofFile(fileName), null, e);
         }
-        this.fragment = new RecordFragmentReader(cursor, limits.maxRecordSize());
+        this.fragment = new RecordFragmentReader(cursor, limits.maxRecordSize(), shift);
+    }
+
+    /**
+     * Reads a stream from its start. The stream's records can be split but not re-read: a
+     * splitter over a stream gives no raw record text.
+     *
+     * @param input    the file's bytes; the encoding is detected from a BOM or the XML declaration
+     * @param fileName the name used in positions and errors
+     */
+    public StaxRecordSplitter(InputStream input, String fileName, QName recordElement, XmlLimits limits) {
+        this(null, streamReader(input, fileName), fileName, recordElement, limits);
+    }
+
+    private StaxRecordSplitter(FileChannel file, Decoded input, String fileName, QName recordElement, XmlLimits limits) {
+        this(file, input.reader(), input.charset(), input.reader(), 0, fileName, recordElement, limits, 0, -1,
+                LineShift.NONE);
+    }
+
+    private record Decoded(ByteTrackingReader reader, Charset charset) {
     }
 
     public static StaxRecordSplitter open(Path file, QName recordElement, XmlLimits limits) {
+        return open(file, file.toString(), recordElement, limits);
+    }
+
+    /** Reads a file from its start; {@code name} is what positions and errors call it. */
+    public static StaxRecordSplitter open(Path path, String name, QName recordElement, XmlLimits limits) {
+        FileChannel channel = openChannel(path, name);
         try {
-            return new StaxRecordSplitter(Files.newInputStream(file), file.toString(), recordElement, limits);
+            XmlEncoding encoding = sniff(channel, name);
+            channel.position(encoding.bomLength());
+            ByteTrackingReader reader = new ByteTrackingReader(channel, encoding.bomLength(), encoding.charset(), name);
+            return new StaxRecordSplitter(channel, new Decoded(reader, encoding.charset()), name, recordElement, limits);
         } catch (IOException e) {
-            throw new FileFailedException("cannot open: " + e.getMessage(), ErrorLocation.ofFile(file.toString()), null, e);
+            closeQuietly(channel);
+            throw new FileFailedException("cannot read: " + e.getMessage(), ErrorLocation.ofFile(name), null, e);
+        } catch (RuntimeException e) {
+            closeQuietly(channel);
+            throw e;
+        }
+    }
+
+    /**
+     * Starts reading at a record a previous run found, without reading anything before it but
+     * the prolog; the first {@link #next()} returns record {@code nextIndex}, skipping (not
+     * binding) any records between {@code at} and it. The file must be the one {@code at} was
+     * taken from: the caller checks its identity.
+     */
+    public static StaxRecordSplitter resume(Path path, String name, QName recordElement, XmlLimits limits,
+                                            ResumePoint at, long nextIndex) {
+        FileChannel channel = openChannel(path, name);
+        try {
+            XmlEncoding encoding = sniff(channel, name);
+            if (at.prologEnd() < encoding.bomLength() || at.byteOffset() < at.prologEnd() || at.byteOffset() > channel.size()) {
+                throw new FileFailedException("cannot resume at byte offset " + at.byteOffset() + " (prolog ends at "
+                        + at.prologEnd() + ", the file has " + channel.size() + " bytes): the checkpoint is not of this file",
+                        ErrorLocation.ofFile(name).withRecordIndex(at.recordIndex()), null, null);
+            }
+            String prefix = decode(channel, encoding.bomLength(), at.prologEnd(), encoding.charset(), name) + at.openElements();
+            channel.position(at.byteOffset());
+            ByteTrackingReader reader = new ByteTrackingReader(channel, at.byteOffset(), encoding.charset(), name);
+            StaxRecordSplitter s = new StaxRecordSplitter(channel, reader, encoding.charset(), new PrefixedReader(prefix, reader),
+                    prefix.length(), name, recordElement, limits, at.recordIndex(), at.prologEnd(),
+                    new LineShift(at.line(), at.column()));
+            s.skip(nextIndex - at.recordIndex());
+            return s;
+        } catch (IOException e) {
+            closeQuietly(channel);
+            throw new FileFailedException("cannot read: " + e.getMessage(), ErrorLocation.ofFile(name), null, e);
+        } catch (RuntimeException e) {
+            closeQuietly(channel);
+            throw e;
+        }
+    }
+
+    /** Moves past {@code count} records without handing them to anyone. */
+    public void skip(long count) {
+        for (long i = 0; i < count; i++) {
+            if (!next()) {
+                throw new FileFailedException("the file ended after " + (index + 1) + " records, before the "
+                        + (index + 1 + count - i) + " a checkpoint counted", location(null), null, null);
+            }
+        }
+    }
+
+    private static FileChannel openChannel(Path path, String name) {
+        try {
+            return FileChannel.open(path, StandardOpenOption.READ);
+        } catch (IOException e) {
+            throw new FileFailedException("cannot open: " + e.getMessage(), ErrorLocation.ofFile(name), null, e);
+        }
+    }
+
+    private static XmlEncoding sniff(FileChannel channel, String name) throws IOException {
+        ByteBuffer head = ByteBuffer.allocate(HEAD_BYTES);
+        while (head.hasRemaining() && channel.read(head, head.position()) > 0) {
+            // positional reads: the channel's own position stays where the caller puts it
+        }
+        return XmlEncodingSniffer.sniff(head.array(), head.position(), name);
+    }
+
+    private static Decoded streamReader(InputStream input, String fileName) {
+        try {
+            BufferedInputStream in = new BufferedInputStream(input, 64 * 1024);
+            in.mark(HEAD_BYTES);
+            byte[] head = in.readNBytes(HEAD_BYTES);
+            in.reset();
+            XmlEncoding encoding = XmlEncodingSniffer.sniff(head, head.length, fileName);
+            in.skipNBytes(encoding.bomLength());
+            return new Decoded(new ByteTrackingReader(Channels.newChannel(in), encoding.bomLength(), encoding.charset(),
+                    fileName), encoding.charset());
+        } catch (IOException e) {
+            closeQuietly(input);
+            throw new FileFailedException("cannot read: " + e.getMessage(), ErrorLocation.ofFile(fileName), null, e);
+        } catch (RuntimeException e) {
+            closeQuietly(input);
+            throw e;
+        }
+    }
+
+    private static String decode(FileChannel channel, long from, long to, Charset charset, String name) throws IOException {
+        if (to - from > Integer.MAX_VALUE / 2) {
+            throw new FileFailedException("the prolog (everything before the root element) is " + (to - from)
+                    + " bytes, too large to keep for a resume", ErrorLocation.ofFile(name), null, null);
+        }
+        ByteBuffer buffer = ByteBuffer.allocate((int) (to - from));
+        while (buffer.hasRemaining() && channel.read(buffer, from + buffer.position()) > 0) {
+            // read it all
+        }
+        buffer.flip();
+        try {
+            return charset.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(buffer).toString();
+        } catch (CharacterCodingException e) {
+            throw new IOException("the prolog is not valid " + charset.name(), e);
         }
     }
 
@@ -76,20 +229,23 @@ public final class StaxRecordSplitter implements RecordSplitter {
             }
             while (cursor.hasNext()) {
                 int event = cursor.next();
-                if (event == XMLStreamConstants.DTD && rejectDoctype) {
-                    throw new FileFailedException("the file has a DOCTYPE, and DOCTYPEs are rejected",
-                            location(cursor.getLocation()), IngestSettings.XML_DOCTYPE.key(), null);
-                }
-                if (event == XMLStreamConstants.START_ELEMENT && isRecordStart()) {
-                    index++;
-                    inRecord = true;
-                    recordDepth = cursor.getDepth();
-                    LocationInfo info = cursor.getLocationInfo();
-                    XMLStreamLocation2 start = info.getStartLocation();
-                    position = new SplitPosition(index, start.getLineNumber(), start.getColumnNumber(),
-                            info.getStartingByteOffset());
-                    fragment.begin(info.getStartingCharOffset());
-                    return true;
+                switch (event) {
+                    case XMLStreamConstants.START_ELEMENT -> {
+                        if (isRecordStart()) {
+                            startRecord();
+                            return true;
+                        }
+                        enter();
+                    }
+                    case XMLStreamConstants.END_ELEMENT -> leave();
+                    case XMLStreamConstants.DTD -> {
+                        if (rejectDoctype) {
+                            throw new FileFailedException("the file has a DOCTYPE, and DOCTYPEs are rejected",
+                                    location(cursor.getLocation()), IngestSettings.XML_DOCTYPE.key(), null);
+                        }
+                    }
+                    default -> {
+                    }
                 }
             }
             return false;
@@ -104,6 +260,66 @@ public final class StaxRecordSplitter implements RecordSplitter {
                 throw f;
             }
             throw new FileFailedException("cannot read XML: " + e, location(null), null, e);
+        }
+    }
+
+    private void startRecord() {
+        index++;
+        inRecord = true;
+        recordDepth = cursor.getDepth();
+        LocationInfo info = cursor.getLocationInfo();
+        XMLStreamLocation2 start = info.getStartLocation();
+        long startChar = info.getStartingCharOffset();
+        shift.anchor(start.getLineNumber(), start.getColumnNumber());
+        if (prologEnd < 0) {
+            // The first element is the root, so a record at the root has the prolog end at its own start.
+            prologEnd = bytes.byteOffsetOf(startChar - charBase);
+        }
+        position = new SplitPosition(index, shift.line(start.getLineNumber()),
+                shift.column(start.getLineNumber(), start.getColumnNumber()), bytes.byteOffsetOf(startChar - charBase));
+        fragment.begin(startChar);
+    }
+
+    /** Remembers an element around the records as the start tag a resume would need to reopen it. */
+    private void enter() {
+        if (prologEnd < 0) {
+            prologEnd = bytes.byteOffsetOf(cursor.getLocationInfo().getStartingCharOffset() - charBase);
+        }
+        StringBuilder tag = new StringBuilder(64).append('<');
+        String prefix = cursor.getPrefix();
+        if (prefix != null && !prefix.isEmpty()) {
+            tag.append(prefix).append(':');
+        }
+        tag.append(cursor.getLocalName());
+        for (int i = 0; i < cursor.getNamespaceCount(); i++) {
+            String p = cursor.getNamespacePrefix(i);
+            tag.append(p == null || p.isEmpty() ? " xmlns" : " xmlns:" + p).append("=\"");
+            escape(cursor.getNamespaceURI(i), tag);
+            tag.append('"');
+        }
+        openTags.add(tag.append('>').toString());
+        openElements = null;
+    }
+
+    private void leave() {
+        if (!openTags.isEmpty()) {
+            openTags.remove(openTags.size() - 1);
+            openElements = null;
+        }
+    }
+
+    private static void escape(String value, StringBuilder out) {
+        if (value == null) {
+            return;
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            switch (c) {
+                case '&' -> out.append("&amp;");
+                case '<' -> out.append("&lt;");
+                case '"' -> out.append("&quot;");
+                default -> out.append(c);
+            }
         }
     }
 
@@ -133,6 +349,18 @@ public final class StaxRecordSplitter implements RecordSplitter {
     }
 
     @Override
+    public ResumePoint resumePoint() {
+        SplitPosition p = position();
+        if (p.byteOffset() < 0 || prologEnd < 0) {
+            return null;
+        }
+        if (openElements == null) {
+            openElements = String.join("", openTags);
+        }
+        return new ResumePoint(p.recordIndex(), p.byteOffset(), p.line(), p.column(), prologEnd, openElements);
+    }
+
+    @Override
     public XMLStreamReader record() {
         if (!inRecord) {
             throw new IllegalStateException("not on a record");
@@ -141,8 +369,39 @@ public final class StaxRecordSplitter implements RecordSplitter {
     }
 
     @Override
+    public RawRecord raw(long maxBytes) {
+        long start = position().byteOffset();
+        try {
+            if (inRecord) {
+                skipRestOfRecord();
+            }
+            long lastChar = cursor.getLocationInfo().getEndingCharOffset() - 1 - charBase;
+            return raw(start, bytes.byteOffsetOf(lastChar), maxBytes);
+        } catch (XMLStreamException e) {
+            throw failure(e);
+        }
+    }
+
+    private RawRecord raw(long start, long lastByte, long maxBytes) {
+        if (start < 0 || lastByte < 0) {
+            return new RawRecord(start, -1, null);
+        }
+        // The record ends with '>', one code unit wide in every encoding this reads.
+        long end = lastByte + (charset.name().startsWith("UTF-16") ? 2 : 1);
+        long length = end - start;
+        if (file == null || length > maxBytes) {
+            return new RawRecord(start, length, null);
+        }
+        try {
+            return new RawRecord(start, length, decode(file, start, end, charset, fileName));
+        } catch (IOException e) {
+            return new RawRecord(start, length, null);
+        }
+    }
+
+    @Override
     public long bytesRead() {
-        return input.count();
+        return bytes.nextByteOffset();
     }
 
     @Override
@@ -150,22 +409,37 @@ public final class StaxRecordSplitter implements RecordSplitter {
         try {
             cursor.closeCompletely();
         } catch (XMLStreamException | RuntimeException e) {
-            // closing the stream below is what matters
+            // closing the channel below is what matters
         }
-        closeQuietly();
+        closeQuietly(bytes);
     }
 
-    private void closeQuietly() {
+    private static void closeQuietly(AutoCloseable c) {
         try {
-            input.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            if (c != null) {
+                c.close();
+            }
+        } catch (Exception e) {
+            // nothing to report: the file was only read
         }
     }
 
     private FileFailedException failure(XMLStreamException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof InvalidEncodingException bad) {
+                return new FileFailedException(bad.getMessage(), ErrorLocation.ofFile(fileName)
+                        .withRecordIndex(inRecord ? index : -1).withPosition(-1, -1, bad.byteOffset()), null, bad);
+            }
+        }
         // A resolver's refusal carries no location of its own: fall back to the cursor's.
-        return XmlFaults.notReadable(e, location(cursor == null ? null : cursor.getLocation()));
+        FileFailedException f = XmlFaults.notReadable(e, location(cursor == null ? null : cursor.getLocation()));
+        ErrorLocation at = f.location().orElse(null);
+        if (at == null || at.line() <= 0) {
+            return f;
+        }
+        // The parser counts lines from where it started reading; a resumed file's are the file's own.
+        ErrorLocation mapped = at.withPosition(shift.line(at.line()), shift.column(at.line(), at.column()), at.byteOffset());
+        return mapped.equals(at) ? f : new FileFailedException(f.reason(), mapped, f.settingKey().orElse(null), e);
     }
 
     private ErrorLocation location(Location where) {

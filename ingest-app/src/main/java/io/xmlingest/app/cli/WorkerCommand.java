@@ -1,0 +1,114 @@
+package io.xmlingest.app.cli;
+
+import io.xmlingest.app.AppSettings;
+import io.xmlingest.app.http.HttpEndpoints;
+import io.xmlingest.app.worker.Worker;
+import io.xmlingest.app.worker.WorkerIds;
+import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.ConfigException;
+import io.xmlingest.core.pipeline.IngestionPipeline;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "worker", mixinStandardHelpOptions = true,
+        description = {"Runs until SIGTERM or SIGINT, ingesting every file that appears in the inbox exactly once.",
+            "Write files as NAME.part and rename them when complete (or write them elsewhere and move them in).",
+            "Each ends in done/ or failed/ inside the inbox, with NAME.report.json beside it."},
+        footer = {"", "Examples:",
+            "  java -jar ingest-app.jar worker --inbox /data/inbox --topic persons",
+            "  java -jar ingest-app.jar worker --inbox in --topic persons --bootstrap-servers broker:9092 --http-port 9000",
+            "", "Topics: records to TOPIC, dead letters to TOPIC.dlq, status events to TOPIC.status, checkpoints to",
+            "TOPIC.checkpoints (compacted). Read them with read_committed.",
+            "Exit codes: 0 stopped on request, 1 stopped on an unexpected error, 2 invalid usage or setting."})
+final class WorkerCommand implements Callable<Integer> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(WorkerCommand.class);
+
+    @Option(names = "--inbox", paramLabel = "DIR", description = "The inbox directory (setting inbox.dir).")
+    Path inbox;
+
+    @Option(names = "--topic", paramLabel = "TOPIC", description = "The record topic (setting topic).")
+    String topic;
+
+    @Option(names = "--http-port", paramLabel = "PORT",
+            description = "Port of /health and /metrics (setting http.port; 0 picks one, -1 turns them off).")
+    Integer httpPort;
+
+    @Mixin
+    SettingsOptions options;
+
+    @Override
+    public Integer call() throws Exception {
+        Map<String, String> flags = new LinkedHashMap<>();
+        if (inbox != null) {
+            flags.put(AppSettings.INBOX_DIR.key(), inbox.toString());
+        }
+        if (topic != null) {
+            flags.put(IngestSettings.TOPIC.key(), topic);
+        }
+        if (httpPort != null) {
+            flags.put(AppSettings.HTTP_PORT.key(), httpPort.toString());
+        }
+        IngestConfig settings = options.resolve(flags);
+        settings.get(IngestSettings.TOPIC);
+        String dir = settings.get(AppSettings.INBOX_DIR);
+        if (dir.isBlank()) {
+            throw new ConfigException(AppSettings.INBOX_DIR.key(), "the worker needs an inbox: give --inbox DIR or set "
+                    + AppSettings.INBOX_DIR.key());
+        }
+        Path inboxDir = Path.of(dir);
+        if (Files.exists(inboxDir) && !Files.isDirectory(inboxDir)) {
+            throw new ConfigException(AppSettings.INBOX_DIR.key(), AppSettings.INBOX_DIR.key() + " " + inboxDir
+                    + " is not a directory");
+        }
+        IngestionPipeline.RecordModel model = IngestionPipeline.model(settings);
+        String workerId = WorkerIds.resolve(settings.get(AppSettings.WORKER_ID), inboxDir);
+        CountDownLatch cleanedUp = new CountDownLatch(1);
+        try (KafkaTarget kafka = KafkaTarget.open(settings)) {
+            Worker worker = new Worker(kafka.config(), model, inboxDir, workerId);
+            int port = settings.get(AppSettings.HTTP_PORT);
+            HttpEndpoints http = port < 0 ? null
+                    : HttpEndpoints.start(settings.get(AppSettings.HTTP_HOST), port, worker.metrics(), worker::health);
+            if (http != null) {
+                LOG.info("health at http://{}:{}/health, metrics at /metrics", settings.get(AppSettings.HTTP_HOST), http.port());
+            }
+            long shutdownMillis = settings.get(AppSettings.SHUTDOWN_TIMEOUT_MS);
+            Thread hook = new Thread(() -> {
+                LOG.info("stop requested: finishing the page in hand (at most {} ms)", shutdownMillis);
+                worker.requestStop();
+                try {
+                    if (!worker.awaitStopped(shutdownMillis)) {
+                        LOG.warn("the worker did not stop within {} ms (setting {}); exiting anyway, and the open "
+                                + "transaction is aborted", shutdownMillis, AppSettings.SHUTDOWN_TIMEOUT_MS.key());
+                    }
+                    // Let the command close the HTTP endpoints and an embedded broker before the JVM halts.
+                    cleanedUp.await(Math.max(1000, shutdownMillis / 4), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "xmlingest-shutdown");
+            Runtime.getRuntime().addShutdownHook(hook);
+            try {
+                worker.run();
+            } finally {
+                if (http != null) {
+                    http.close();
+                }
+            }
+        } finally {
+            cleanedUp.countDown();
+        }
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,75 @@
+package io.xmlingest.app.worker;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.xmlingest.core.checkpoint.Checkpoint;
+import io.xmlingest.core.error.ErrorLocation;
+import io.xmlingest.core.error.IngestException;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+
+/**
+ * The JSON report left beside a finished file: what became of it, in numbers, and where it
+ * stopped if it failed. Counts cover every run over the file, across restarts.
+ */
+final class FileReport {
+    private FileReport() {
+    }
+
+    private static final JsonFactory JSON = new JsonFactory();
+
+    /**
+     * @param outcome  completed, failed, already-ingested or refused
+     * @param c        the file's last checkpoint, or null if nothing was published
+     * @param seconds  wall time of the last run over the file
+     */
+    static String of(String outcome, String file, String fileId, long bytes, Checkpoint c, double seconds,
+                     IngestException error, String note) {
+        StringWriter out = new StringWriter();
+        try (JsonGenerator g = JSON.createGenerator(out).useDefaultPrettyPrinter()) {
+            g.writeStartObject();
+            g.writeStringField("outcome", outcome);
+            g.writeStringField("file", file);
+            if (fileId != null) {
+                g.writeStringField("fileId", fileId);
+            }
+            g.writeNumberField("bytes", bytes);
+            g.writeNumberField("records", c == null ? 0 : c.records());
+            g.writeNumberField("pages", c == null ? 0 : c.pages());
+            g.writeNumberField("deadLetters", c == null ? 0 : c.deadLetters());
+            g.writeNumberField("durationSeconds", Math.round(seconds * 1000) / 1000.0);
+            g.writeStringField("finished", Instant.now().toString());
+            if (note != null) {
+                g.writeStringField("note", note);
+            }
+            if (error != null) {
+                g.writeObjectFieldStart("error");
+                g.writeStringField("reason", error.reason());
+                if (error.settingKey().isPresent()) {
+                    g.writeStringField("setting", error.settingKey().get());
+                }
+                ErrorLocation at = error.location().orElse(null);
+                if (at != null) {
+                    if (at.recordIndex() >= 0) {
+                        g.writeNumberField("recordIndex", at.recordIndex());
+                    }
+                    if (at.line() > 0) {
+                        g.writeNumberField("line", at.line());
+                        g.writeNumberField("column", at.column());
+                    }
+                    if (at.byteOffset() >= 0) {
+                        g.writeNumberField("byteOffset", at.byteOffset());
+                    }
+                }
+                g.writeStringField("message", error.getMessage());
+                g.writeEndObject();
+            }
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString() + System.lineSeparator();
+    }
+}

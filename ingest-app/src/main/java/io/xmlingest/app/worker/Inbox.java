@@ -1,0 +1,176 @@
+package io.xmlingest.app.worker;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Clock;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The inbox directory and its lifecycle folders. A file is claimed by renaming it into this
+ * worker's own {@code processing/<worker-id>/}: a rename within one file system is atomic, so of
+ * two workers on one inbox exactly one gets each file, and after a crash a worker finds its
+ * unfinished files where it left them. Finished files go to {@code done/} or {@code failed/} with
+ * a JSON report beside them.
+ */
+final class Inbox {
+
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
+
+    private final Path dir;
+    private final Path processing;
+    private final Path done;
+    private final Path failed;
+    private final long settleMillis;
+    private final Clock clock;
+
+    Inbox(Path dir, String workerId, long settleMillis, Clock clock) {
+        this.dir = dir;
+        this.processing = dir.resolve("processing").resolve(workerId);
+        this.done = dir.resolve("done");
+        this.failed = dir.resolve("failed");
+        this.settleMillis = settleMillis;
+        this.clock = clock;
+        try {
+            Files.createDirectories(processing);
+            Files.createDirectories(done);
+            Files.createDirectories(failed);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prepare the inbox " + dir.toAbsolutePath(), e);
+        }
+    }
+
+    Path dir() {
+        return dir;
+    }
+
+    /** Files this worker claimed and has not finished: a previous run of it stopped or died. */
+    List<Path> unfinished() {
+        return list(processing, false);
+    }
+
+    /** Claims the oldest complete file of the inbox, if there is one another worker has not taken. */
+    Optional<Path> claimNext() {
+        for (Path candidate : list(dir, true)) {
+            Path target = processing.resolve(candidate.getFileName());
+            if (Files.exists(target)) {
+                continue; // a file of that name is still in hand; this one waits its turn
+            }
+            try {
+                Files.move(candidate, target, StandardCopyOption.ATOMIC_MOVE);
+                return Optional.of(target);
+            } catch (NoSuchFileException | FileAlreadyExistsException e) {
+                // another worker took it first
+            } catch (AtomicMoveNotSupportedException e) {
+                throw new IllegalStateException("the inbox " + dir + " does not support atomic renames, which claiming "
+                        + "files safely needs", e);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot claim " + candidate, e);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private List<Path> list(Path where, boolean settledOnly) {
+        List<Path> files = new ArrayList<>();
+        long now = clock.millis();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(where)) {
+            for (Path p : entries) {
+                String name = p.getFileName().toString();
+                if (name.startsWith(".") || name.endsWith(".part") || name.endsWith(".tmp")) {
+                    continue;
+                }
+                BasicFileAttributes a;
+                try {
+                    a = Files.readAttributes(p, BasicFileAttributes.class);
+                } catch (NoSuchFileException e) {
+                    continue;
+                }
+                if (!a.isRegularFile() || (settledOnly && now - a.lastModifiedTime().toMillis() < settleMillis)) {
+                    continue;
+                }
+                files.add(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + where, e);
+        }
+        files.sort(Comparator.comparing(Inbox::modified).thenComparing(Path::getFileName));
+        return files;
+    }
+
+    private static long modified(Path p) {
+        try {
+            return Files.getLastModifiedTime(p).toMillis();
+        } catch (IOException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    /** The identity this worker recorded for a claimed file when it started on it, if any. */
+    Optional<String> recordedId(Path claimed) {
+        Path marker = marker(claimed);
+        try {
+            return Files.exists(marker) ? Optional.of(Files.readString(marker, StandardCharsets.UTF_8).strip()) : Optional.empty();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + marker, e);
+        }
+    }
+
+    /** Records the identity of a claimed file before anything of it is published. */
+    void recordId(Path claimed, String fileId) {
+        Path marker = marker(claimed);
+        Path tmp = marker.resolveSibling(marker.getFileName() + ".tmp");
+        try {
+            Files.writeString(tmp, fileId, StandardCharsets.UTF_8);
+            Files.move(tmp, marker, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + marker, e);
+        }
+    }
+
+    Path toDone(Path claimed, String fileId, String reportJson) {
+        return finish(claimed, done, fileId, reportJson);
+    }
+
+    Path toFailed(Path claimed, String fileId, String reportJson) {
+        return finish(claimed, failed, fileId, reportJson);
+    }
+
+    /** Moves the file and writes its report; a name already there gets a time stamp and the file id's start. */
+    private Path finish(Path claimed, Path folder, String fileId, String reportJson) {
+        String name = claimed.getFileName().toString();
+        Path target = folder.resolve(name);
+        if (Files.exists(target)) {
+            target = folder.resolve(name + "." + LocalDateTime.now(clock).format(STAMP) + "-"
+                    + (fileId == null ? "unknown" : fileId.substring(0, Math.min(12, fileId.length()))));
+        }
+        try {
+            Path report = target.resolveSibling(target.getFileName() + ".report.json");
+            Path tmp = report.resolveSibling(report.getFileName() + ".tmp");
+            Files.writeString(tmp, reportJson, StandardCharsets.UTF_8);
+            Files.move(tmp, report, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            Files.move(claimed, target, StandardCopyOption.ATOMIC_MOVE);
+            Files.deleteIfExists(marker(claimed));
+            return target;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot move " + claimed + " to " + folder, e);
+        }
+    }
+
+    private Path marker(Path claimed) {
+        return claimed.resolveSibling("." + claimed.getFileName() + ".fileid");
+    }
+}

@@ -1,0 +1,230 @@
+package io.xmlingest.app.worker;
+
+import io.xmlingest.app.AppSettings;
+import io.xmlingest.app.http.Health;
+import io.xmlingest.core.checkpoint.Checkpoint;
+import io.xmlingest.core.checkpoint.FileState;
+import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.error.RetriableIngestException;
+import io.xmlingest.core.pipeline.FileIdentity;
+import io.xmlingest.core.pipeline.FileJob;
+import io.xmlingest.core.pipeline.FileOutcome;
+import io.xmlingest.core.pipeline.IngestionPipeline;
+import io.xmlingest.core.pipeline.KafkaSession;
+import io.xmlingest.core.pipeline.TransactionalIngestion;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.KafkaException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The long-lived worker: takes complete files from the inbox one at a time and ingests each
+ * exactly once, resuming its own unfinished files first. Kafka trouble never loses or repeats a
+ * record and never ends the worker: it closes its session, waits (doubling up to a limit),
+ * reopens, and resumes the file in hand from its last checkpoint.
+ */
+public final class Worker implements Runnable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
+    private static final long FIRST_BACKOFF_MS = 500;
+
+    private final IngestConfig config;
+    private final TransactionalIngestion ingestion;
+    private final Inbox inbox;
+    private final String workerId;
+    private final long pollMillis;
+    private final long maxBackoffMillis;
+    private final WorkerMetrics metrics;
+    private final CountDownLatch stopRequested = new CountDownLatch(1);
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    private volatile KafkaSession session;
+    private volatile String kafkaProblem = "not connected yet";
+    private volatile String fatal;
+
+    public Worker(IngestConfig config, IngestionPipeline.RecordModel model, Path inboxDir, String workerId) {
+        this.config = config;
+        this.workerId = workerId;
+        this.ingestion = new TransactionalIngestion(config, model, workerId);
+        this.inbox = new Inbox(inboxDir, workerId, config.get(AppSettings.INBOX_SETTLE_MS), Clock.systemUTC());
+        this.pollMillis = config.get(AppSettings.INBOX_POLL_MS);
+        this.maxBackoffMillis = config.get(AppSettings.RETRY_MAX_BACKOFF_MS);
+        this.metrics = new WorkerMetrics(config.get(AppSettings.PROGRESS_INTERVAL_MS), () -> session != null);
+    }
+
+    public io.xmlingest.app.http.Metrics metrics() {
+        return metrics.registry();
+    }
+
+    public Health health() {
+        Map<String, String> checks = new LinkedHashMap<>();
+        checks.put("kafka", session != null ? "UP" : "DOWN: " + kafkaProblem);
+        checks.put("inbox", Files.isDirectory(inbox.dir()) ? "UP" : "DOWN: " + inbox.dir() + " is not a directory");
+        checks.put("worker", fatal == null ? "UP" : "DOWN: " + fatal);
+        boolean live = fatal == null && stopped.getCount() > 0;
+        return new Health(live, live && session != null && Files.isDirectory(inbox.dir()), checks);
+    }
+
+    /** Asks the worker to stop: it takes no new file and stops the one in hand at its next commit. */
+    public void requestStop() {
+        stopRequested.countDown();
+    }
+
+    public boolean awaitStopped(long millis) throws InterruptedException {
+        return stopped.await(millis, TimeUnit.MILLISECONDS);
+    }
+
+    private boolean stopping() {
+        return stopRequested.getCount() == 0;
+    }
+
+    @Override
+    public void run() {
+        LOG.info("worker {} watching {} for files; records go to {}, dead letters to {}, status events to {}, "
+                        + "checkpoints to {}", workerId, inbox.dir().toAbsolutePath(), ingestion.topics().records(),
+                ingestion.topics().deadLetters(), ingestion.topics().status(), ingestion.topics().checkpoints());
+        long backoff = FIRST_BACKOFF_MS;
+        try {
+            while (!stopping()) {
+                try {
+                    if (session == null) {
+                        session = KafkaSession.open(config, ingestion.topics(), "xmlingest-" + workerId);
+                        LOG.info("connected to Kafka; checkpoints read");
+                    }
+                    Optional<Path> next = inbox.unfinished().stream().findFirst().or(inbox::claimNext);
+                    if (next.isEmpty()) {
+                        pause(pollMillis);
+                        continue;
+                    }
+                    process(next.get());
+                    backoff = FIRST_BACKOFF_MS;
+                } catch (RetriableIngestException | KafkaException e) {
+                    kafkaProblem = e.getMessage();
+                    metrics.kafkaLost();
+                    closeSession();
+                    LOG.warn("Kafka is unavailable ({}); nothing is lost, the file in hand resumes from its last "
+                            + "checkpoint; trying again in {} ms", e.getMessage(), backoff);
+                    pause(backoff);
+                    backoff = Math.min(maxBackoffMillis, backoff * 2);
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            fatal = e.toString();
+            LOG.error("the worker stopped on an unexpected error", e);
+            throw e;
+        } finally {
+            closeSession();
+            stopped.countDown();
+            LOG.info("worker {} stopped", workerId);
+        }
+    }
+
+    private void process(Path claimed) {
+        String name = claimed.getFileName().toString();
+        long size = size(claimed);
+        long t0 = System.nanoTime();
+        String fileId;
+        try {
+            fileId = FileIdentity.sha256(claimed);
+        } catch (FileFailedException e) {
+            finishFailed(claimed, name, null, size, null, e, null, "failed");
+            return;
+        }
+        metrics.identified(System.nanoTime() - t0);
+        Optional<String> recorded = inbox.recordedId(claimed);
+        if (recorded.isPresent() && !recorded.get().equals(fileId)) {
+            FileFailedException refused = new FileFailedException("the file changed since its ingestion began (it was "
+                    + recorded.get() + ", it is now " + fileId + "); a changed file is never resumed, since that would mix "
+                    + "two files. Drop it into the inbox again to ingest it as a new file",
+                    io.xmlingest.core.error.ErrorLocation.ofFile(name), null, null);
+            finishFailed(claimed, name, fileId, size, session.checkpoints().find(recorded.get()).orElse(null), refused,
+                    null, "refused");
+            return;
+        }
+        Checkpoint from = session.checkpoints().find(fileId).orElse(null);
+        if (from != null && from.state() == FileState.COMPLETED) {
+            LOG.info("{} is already ingested (file id {}, {} records): nothing published", name, fileId, from.records());
+            inbox.toDone(claimed, fileId, FileReport.of("already_ingested", name, fileId, size, from, 0, null,
+                    "this content was ingested before, as " + from.fileName() + "; nothing was published again"));
+            metrics.end("already_ingested");
+            return;
+        }
+        if (recorded.isEmpty()) {
+            inbox.recordId(claimed, fileId);
+        }
+        long resumeAt = from == null || from.resume() == null ? 0 : from.resume().byteOffset();
+        if (from == null) {
+            LOG.info("ingesting {} ({} bytes, file id {})", name, size, fileId);
+        } else {
+            LOG.info("resuming {} at record {} (byte offset {}), {} records committed before", name,
+                    from.nextRecordIndex(), resumeAt, from.records());
+        }
+        metrics.begin(name, from, resumeAt);
+        FileOutcome outcome = ingestion.ingest(new FileJob(claimed, name, fileId, size, from), session.publisher(), metrics,
+                this::stopping);
+        session.checkpoints().committed(outcome.checkpoint());
+        Checkpoint c = outcome.checkpoint();
+        switch (outcome.ending()) {
+            case COMPLETED -> {
+                LOG.info("{} completed: {} records, {} dead letters, {} pages; this run {} s", name, c.records(),
+                        c.deadLetters(), c.pages(), String.format("%.1f", outcome.nanos() / 1e9));
+                inbox.toDone(claimed, fileId, FileReport.of("completed", name, fileId, size, c, outcome.nanos() / 1e9,
+                        null, null));
+                metrics.end("completed");
+            }
+            case FAILED -> finishFailed(claimed, name, fileId, size, c, outcome.failure(), outcome, "failed");
+            case STOPPED -> {
+                LOG.info("stopped {} at record {} on request; the next start resumes it there", name, c.nextRecordIndex());
+                metrics.end("stopped");
+            }
+            default -> throw new IllegalStateException(outcome.ending().name());
+        }
+    }
+
+    private void finishFailed(Path claimed, String name, String fileId, long size, Checkpoint c, FileFailedException e,
+                              FileOutcome outcome, String label) {
+        LOG.error("{} {}: {}", name, label, e.getMessage());
+        inbox.toFailed(claimed, fileId, FileReport.of(label, name, fileId, size, c,
+                outcome == null ? 0 : outcome.nanos() / 1e9, e, null));
+        metrics.end(label);
+    }
+
+    private static long size(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+    }
+
+    private void pause(long millis) {
+        try {
+            stopRequested.await(millis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stopRequested.countDown();
+        }
+    }
+
+    private void closeSession() {
+        KafkaSession s = session;
+        session = null;
+        if (s != null) {
+            try {
+                s.close();
+            } catch (RuntimeException e) {
+                LOG.debug("closing the Kafka session: {}", e.toString());
+            }
+        }
+    }
+}

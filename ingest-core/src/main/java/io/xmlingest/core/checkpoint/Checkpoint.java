@@ -1,0 +1,49 @@
+package io.xmlingest.core.checkpoint;
+
+import java.util.Objects;
+
+/**
+ * A file's progress, committed in the same Kafka transaction as the records it counts, so the
+ * two can never disagree. Everything before {@code nextRecordIndex} is published (as a record or
+ * a dead letter); resuming starts reading at {@code resume} and skips records until
+ * {@code nextRecordIndex}, which normally is the record that starts there.
+ *
+ * @param fileId          SHA-256 of the file's bytes: the file's identity
+ * @param fileName        the file's name when it was claimed, for people
+ * @param state           where the file stands
+ * @param nextRecordIndex index of the first record not yet published
+ * @param resume          where reading can restart, or null when there is nothing to resume
+ * @param records         records published so far
+ * @param deadLetters     dead letters published so far
+ * @param pages           pages of records committed so far
+ * @param reason          why the file failed, or null
+ */
+public record Checkpoint(String fileId, String fileName, FileState state, long nextRecordIndex, Position resume,
+                         long records, long deadLetters, long pages, String reason) {
+
+    public Checkpoint {
+        Objects.requireNonNull(fileId, "fileId");
+        Objects.requireNonNull(fileName, "fileName");
+        Objects.requireNonNull(state, "state");
+    }
+
+    /**
+     * A place in the file where a record starts, with what a reader needs to start there: the
+     * bytes before the root element (the prolog, with any DOCTYPE) and the start tags of the
+     * elements open around the record, with their namespace declarations.
+     *
+     * @param recordIndex  index of the record that starts at {@code byteOffset}
+     * @param byteOffset   offset of that record's start tag
+     * @param line         1-based line of that start tag, so positions after a resume are the file's own
+     * @param column       1-based column of that start tag
+     * @param prologEnd    byte offset where the root element starts
+     * @param openElements start tags of the enclosing elements, outermost first, as XML text
+     */
+    public record Position(long recordIndex, long byteOffset, int line, int column, long prologEnd,
+                           String openElements) {
+    }
+
+    public boolean isFinished() {
+        return state != FileState.IN_PROGRESS;
+    }
+}

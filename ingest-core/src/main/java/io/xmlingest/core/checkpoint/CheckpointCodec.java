@@ -1,0 +1,120 @@
+package io.xmlingest.core.checkpoint;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * Checkpoints as JSON, readable with any Kafka client. The field names are published: the
+ * checkpoint topic is documented for operators, so they stay.
+ */
+public final class CheckpointCodec {
+    private CheckpointCodec() {
+    }
+
+    private static final JsonFactory JSON = new JsonFactory();
+
+    public static byte[] encode(Checkpoint c) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        try (JsonGenerator g = JSON.createGenerator(out)) {
+            g.writeStartObject();
+            g.writeStringField("fileId", c.fileId());
+            g.writeStringField("file", c.fileName());
+            g.writeStringField("state", c.state().name());
+            g.writeNumberField("nextRecordIndex", c.nextRecordIndex());
+            if (c.resume() != null) {
+                Checkpoint.Position p = c.resume();
+                g.writeObjectFieldStart("resume");
+                g.writeNumberField("recordIndex", p.recordIndex());
+                g.writeNumberField("byteOffset", p.byteOffset());
+                g.writeNumberField("line", p.line());
+                g.writeNumberField("column", p.column());
+                g.writeNumberField("prologEnd", p.prologEnd());
+                g.writeStringField("openElements", p.openElements());
+                g.writeEndObject();
+            }
+            g.writeNumberField("records", c.records());
+            g.writeNumberField("deadLetters", c.deadLetters());
+            g.writeNumberField("pages", c.pages());
+            if (c.reason() != null) {
+                g.writeStringField("reason", c.reason());
+            }
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    /** Reads a checkpoint; a value this version cannot read is an IllegalArgumentException naming the field. */
+    public static Checkpoint decode(byte[] value) {
+        String fileId = null;
+        String file = null;
+        FileState state = null;
+        long next = 0;
+        long records = 0;
+        long deadLetters = 0;
+        long pages = 0;
+        String reason = null;
+        Checkpoint.Position resume = null;
+        try (JsonParser p = JSON.createParser(value)) {
+            expect(p.nextToken(), JsonToken.START_OBJECT, "checkpoint");
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                p.nextToken();
+                switch (name) {
+                    case "fileId" -> fileId = p.getText();
+                    case "file" -> file = p.getText();
+                    case "state" -> state = FileState.valueOf(p.getText());
+                    case "nextRecordIndex" -> next = p.getLongValue();
+                    case "records" -> records = p.getLongValue();
+                    case "deadLetters" -> deadLetters = p.getLongValue();
+                    case "pages" -> pages = p.getLongValue();
+                    case "reason" -> reason = p.getText();
+                    case "resume" -> resume = position(p);
+                    default -> p.skipChildren();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalArgumentException("unreadable checkpoint: " + e.getMessage(), e);
+        }
+        if (fileId == null || file == null || state == null) {
+            throw new IllegalArgumentException("checkpoint lacks fileId, file or state");
+        }
+        return new Checkpoint(fileId, file, state, next, resume, records, deadLetters, pages, reason);
+    }
+
+    private static Checkpoint.Position position(JsonParser p) throws IOException {
+        expect(p.currentToken(), JsonToken.START_OBJECT, "resume");
+        long index = 0;
+        long offset = -1;
+        int line = -1;
+        int column = -1;
+        long prologEnd = -1;
+        String open = "";
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            p.nextToken();
+            switch (name) {
+                case "recordIndex" -> index = p.getLongValue();
+                case "byteOffset" -> offset = p.getLongValue();
+                case "line" -> line = p.getIntValue();
+                case "column" -> column = p.getIntValue();
+                case "prologEnd" -> prologEnd = p.getLongValue();
+                case "openElements" -> open = p.getText();
+                default -> p.skipChildren();
+            }
+        }
+        return new Checkpoint.Position(index, offset, line, column, prologEnd, open);
+    }
+
+    private static void expect(JsonToken actual, JsonToken expected, String what) {
+        if (actual != expected) {
+            throw new IllegalArgumentException(what + " is not a JSON object");
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package io.xmlingest.core.checkpoint;
+
+import java.util.Optional;
+
+/**
+ * The last committed checkpoint of every file. Writing a checkpoint is part of a page's
+ * transaction, so it is not this interface's business; this one reads them back, and is told
+ * of each commit so that it need not read its own writes.
+ */
+public interface CheckpointStore extends AutoCloseable {
+
+    /** Catches up with every checkpoint committed so far, by this process or any other. */
+    void refresh();
+
+    Optional<Checkpoint> find(String fileId);
+
+    /** Records a checkpoint this process has just committed. */
+    void committed(Checkpoint checkpoint);
+
+    @Override
+    void close();
+}

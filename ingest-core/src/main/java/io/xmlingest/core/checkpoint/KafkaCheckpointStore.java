@@ -1,0 +1,111 @@
+package io.xmlingest.core.checkpoint;
+
+import io.xmlingest.core.error.RetriableIngestException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the compacted checkpoint topic with a read_committed consumer, so it sees exactly the
+ * checkpoints whose records were committed with them. The latest checkpoint per file is kept in
+ * memory: one small entry per file ever ingested, which compaction also bounds on the broker.
+ */
+public final class KafkaCheckpointStore implements CheckpointStore {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaCheckpointStore.class);
+
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final String topic;
+    private final Duration timeout;
+    private final Map<String, Checkpoint> byFile = new HashMap<>();
+
+    /** @param consumerProperties bootstrap servers and security settings; the rest is set here */
+    public KafkaCheckpointStore(Properties consumerProperties, String topic, Duration timeout) {
+        Properties p = new Properties();
+        p.putAll(consumerProperties);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "xmlingest-checkpoints");
+        this.consumer = new KafkaConsumer<>(p);
+        this.topic = topic;
+        this.timeout = timeout;
+    }
+
+    @Override
+    public synchronized void refresh() {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try {
+            if (consumer.assignment().isEmpty()) {
+                List<PartitionInfo> partitions = consumer.partitionsFor(topic, timeout);
+                consumer.assign(partitions.stream().map(i -> new TopicPartition(topic, i.partition())).toList());
+                consumer.seekToBeginning(consumer.assignment());
+            }
+            // read_committed end offsets are the last stable offsets: everything committed so far.
+            Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment(), timeout);
+            while (!caughtUp(end)) {
+                if (System.nanoTime() > deadline) {
+                    throw new RetriableIngestException("could not read the checkpoint topic " + topic + " to its end within "
+                            + timeout.toMillis() + " ms", null, null, null);
+                }
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    apply(r);
+                }
+            }
+        } catch (KafkaException e) {
+            throw new RetriableIngestException("cannot read the checkpoint topic " + topic + ": " + e, null, null, e);
+        }
+    }
+
+    private boolean caughtUp(Map<TopicPartition, Long> end) {
+        for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
+            if (consumer.position(e.getKey(), timeout) < e.getValue()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void apply(ConsumerRecord<byte[], byte[]> r) {
+        if (r.value() == null) {
+            return;
+        }
+        try {
+            Checkpoint c = CheckpointCodec.decode(r.value());
+            byFile.put(c.fileId(), c);
+        } catch (IllegalArgumentException e) {
+            // Someone else's message on our topic must not stop the worker; it is not ours to read.
+            LOG.warn("skipping an unreadable message at {}-{} offset {}: {}", r.topic(), r.partition(), r.offset(),
+                    e.getMessage());
+        }
+    }
+
+    @Override
+    public synchronized Optional<Checkpoint> find(String fileId) {
+        return Optional.ofNullable(byFile.get(fileId));
+    }
+
+    @Override
+    public synchronized void committed(Checkpoint checkpoint) {
+        byFile.put(checkpoint.fileId(), checkpoint);
+    }
+
+    @Override
+    public void close() {
+        consumer.close(Duration.ofSeconds(5));
+    }
+}

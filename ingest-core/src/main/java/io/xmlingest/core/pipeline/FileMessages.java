@@ -1,0 +1,151 @@
+package io.xmlingest.core.pipeline;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.xmlingest.core.checkpoint.Checkpoint;
+import io.xmlingest.core.checkpoint.CheckpointCodec;
+import io.xmlingest.core.error.ErrorLocation;
+import io.xmlingest.core.error.IngestException;
+import io.xmlingest.core.publish.Envelope;
+import io.xmlingest.core.publish.MessageHeaders;
+import io.xmlingest.core.publish.TopicNames;
+import io.xmlingest.core.split.RawRecord;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The messages that travel with a file's pages: status events, dead letters and checkpoints.
+ * Their JSON field names are the published contract (see the README's message format).
+ */
+final class FileMessages {
+
+    private static final JsonFactory JSON = new JsonFactory();
+
+    private final TopicNames topics;
+    private final String fileName;
+    private final String fileId;
+    private final String worker;
+
+    FileMessages(TopicNames topics, String fileName, String fileId, String worker) {
+        this.topics = topics;
+        this.fileName = fileName;
+        this.fileId = fileId;
+        this.worker = worker;
+    }
+
+    Envelope started(long fileBytes) {
+        return status("started", g -> g.writeNumberField("bytes", fileBytes));
+    }
+
+    Envelope completed(Checkpoint c, long fileBytes) {
+        return status("completed", g -> {
+            g.writeNumberField("records", c.records());
+            g.writeNumberField("deadLetters", c.deadLetters());
+            g.writeNumberField("pages", c.pages());
+            g.writeNumberField("bytes", fileBytes);
+            g.writeStringField("sha256", fileId);
+        });
+    }
+
+    Envelope failed(Checkpoint c, IngestException e) {
+        return status("failed", g -> {
+            g.writeNumberField("records", c.records());
+            g.writeNumberField("deadLetters", c.deadLetters());
+            g.writeStringField("reason", e.reason());
+            if (e.settingKey().isPresent()) {
+                g.writeStringField("setting", e.settingKey().get());
+            }
+            writePosition(g, e.location().orElse(null));
+            g.writeStringField("message", e.getMessage());
+        });
+    }
+
+    Envelope deadLetter(IngestException e, long recordIndex, RawRecord raw) {
+        byte[] value = json(g -> {
+            g.writeStringField("file", fileName);
+            g.writeStringField("fileId", fileId);
+            g.writeNumberField("recordIndex", recordIndex);
+            writePosition(g, e.location().orElse(null));
+            g.writeStringField("error", e.reason());
+            if (e.settingKey().isPresent()) {
+                g.writeStringField("setting", e.settingKey().get());
+            }
+            g.writeNumberField("byteOffset", raw.byteOffset());
+            g.writeNumberField("byteLength", raw.byteLength());
+            if (raw.xml() != null) {
+                g.writeStringField("rawXml", raw.xml());
+            }
+        });
+        Map<String, String> headers = headers();
+        headers.put(MessageHeaders.RECORD_INDEX, Long.toString(recordIndex));
+        return new Envelope(topics.deadLetters(), key(fileId + ":" + recordIndex), value, headers);
+    }
+
+    Envelope checkpoint(Checkpoint c) {
+        return new Envelope(topics.checkpoints(), key(fileId), CheckpointCodec.encode(c), headers());
+    }
+
+    private Envelope status(String event, JsonFields fields) {
+        byte[] value = json(g -> {
+            g.writeStringField("event", event);
+            g.writeStringField("file", fileName);
+            g.writeStringField("fileId", fileId);
+            g.writeStringField("worker", worker);
+            g.writeStringField("time", Instant.now().toString());
+            fields.write(g);
+        });
+        return new Envelope(topics.status(), key(fileId), value, headers());
+    }
+
+    private static void writePosition(JsonGenerator g, ErrorLocation where) throws IOException {
+        if (where == null) {
+            return;
+        }
+        g.writeObjectFieldStart("position");
+        if (where.recordIndex() >= 0) {
+            g.writeNumberField("recordIndex", where.recordIndex());
+        }
+        if (where.line() > 0) {
+            g.writeNumberField("line", where.line());
+        }
+        if (where.column() > 0) {
+            g.writeNumberField("column", where.column());
+        }
+        if (where.byteOffset() >= 0) {
+            g.writeNumberField("byteOffset", where.byteOffset());
+        }
+        g.writeEndObject();
+    }
+
+    private Map<String, String> headers() {
+        Map<String, String> h = new LinkedHashMap<>();
+        h.put(MessageHeaders.FILE, fileName);
+        h.put(MessageHeaders.FILE_ID, fileId);
+        return h;
+    }
+
+    private static byte[] key(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private interface JsonFields {
+        void write(JsonGenerator g) throws IOException;
+    }
+
+    private static byte[] json(JsonFields fields) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        try (JsonGenerator g = JSON.createGenerator(out)) {
+            g.writeStartObject();
+            fields.write(g);
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+}

@@ -1,0 +1,83 @@
+package io.xmlingest.core.pipeline;
+
+import io.xmlingest.core.checkpoint.CheckpointStore;
+import io.xmlingest.core.checkpoint.KafkaCheckpointStore;
+import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.RetriableIngestException;
+import io.xmlingest.core.publish.KafkaClientSettings;
+import io.xmlingest.core.publish.KafkaTopics;
+import io.xmlingest.core.publish.KafkaTransactionalPublisher;
+import io.xmlingest.core.publish.TopicNames;
+import io.xmlingest.core.publish.TransactionalPublisher;
+import java.time.Duration;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.KafkaException;
+
+/**
+ * What the exactly-once path needs from Kafka, opened in the order that makes it safe: topics,
+ * then the transactional producer (whose initialisation fences a dead predecessor with the same
+ * id and aborts its open transaction), and only then the checkpoints, which are therefore read
+ * after every transaction of the predecessor is settled.
+ */
+public final class KafkaSession implements AutoCloseable {
+
+    private final KafkaTransactionalPublisher publisher;
+    private final KafkaCheckpointStore checkpoints;
+
+    private KafkaSession(KafkaTransactionalPublisher publisher, KafkaCheckpointStore checkpoints) {
+        this.publisher = publisher;
+        this.checkpoints = checkpoints;
+    }
+
+    /** @throws RetriableIngestException when Kafka cannot be reached; try again later */
+    public static KafkaSession open(IngestConfig config, TopicNames topics, String transactionalId) {
+        Duration timeout = Duration.ofMillis(config.get(IngestSettings.TOPIC_READY_TIMEOUT_MS));
+        KafkaProducer<byte[], byte[]> producer = null;
+        KafkaCheckpointStore store = null;
+        try {
+            try (Admin admin = Admin.create(KafkaClientSettings.admin(config))) {
+                int partitions = config.get(IngestSettings.TOPIC_PARTITIONS);
+                int replication = config.get(IngestSettings.TOPIC_REPLICATION_FACTOR);
+                KafkaTopics.ensure(admin, topics.records(), partitions, replication, timeout);
+                KafkaTopics.ensure(admin, topics.deadLetters(), partitions, replication, timeout);
+                // One partition each: a file's status events and checkpoints are few, and read in order.
+                KafkaTopics.ensure(admin, topics.status(), 1, replication, timeout);
+                KafkaTopics.ensure(admin, topics.checkpoints(), 1, replication, Map.of("cleanup.policy", "compact"), timeout);
+            }
+            producer = new KafkaProducer<>(KafkaClientSettings.transactionalProducer(config, transactionalId));
+            producer.initTransactions();
+            store = new KafkaCheckpointStore(KafkaClientSettings.consumer(config), topics.checkpoints(), timeout);
+            store.refresh();
+            return new KafkaSession(new KafkaTransactionalPublisher(producer, topics.records()), store);
+        } catch (KafkaException | RetriableIngestException e) {
+            if (store != null) {
+                store.close();
+            }
+            if (producer != null) {
+                producer.close(Duration.ZERO);
+            }
+            if (e instanceof RetriableIngestException r) {
+                throw r;
+            }
+            throw new RetriableIngestException("cannot open the Kafka session: " + e, null,
+                    IngestSettings.BOOTSTRAP_SERVERS.key(), e);
+        }
+    }
+
+    public TransactionalPublisher publisher() {
+        return publisher;
+    }
+
+    public CheckpointStore checkpoints() {
+        return checkpoints;
+    }
+
+    @Override
+    public void close() {
+        publisher.close();
+        checkpoints.close();
+    }
+}

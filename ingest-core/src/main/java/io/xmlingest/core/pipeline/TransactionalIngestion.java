@@ -1,0 +1,245 @@
+package io.xmlingest.core.pipeline;
+
+import io.xmlingest.core.checkpoint.Checkpoint;
+import io.xmlingest.core.checkpoint.FileState;
+import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.ErrorLocation;
+import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.error.RecordRejectedException;
+import io.xmlingest.core.page.OutgoingRecord;
+import io.xmlingest.core.page.Page;
+import io.xmlingest.core.page.PageAssembler;
+import io.xmlingest.core.page.PagePolicy;
+import io.xmlingest.core.publish.Envelope;
+import io.xmlingest.core.publish.TopicNames;
+import io.xmlingest.core.publish.TransactionalPublisher;
+import io.xmlingest.core.split.RawRecord;
+import io.xmlingest.core.split.RecordSplitter;
+import io.xmlingest.core.split.ResumePoint;
+import io.xmlingest.core.split.SplitPosition;
+import io.xmlingest.core.split.StaxRecordSplitter;
+import io.xmlingest.core.split.XmlLimits;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import javax.xml.namespace.QName;
+
+/**
+ * Ingests a file exactly once: each commit is one transaction holding whole pages of records,
+ * the dead letters of the records between them, the file's status events, and the checkpoint
+ * that says where the next record starts. Whatever stops a run (a crash, a lost broker, a stop
+ * request), the next run starts at the last checkpoint, by seeking to its byte offset; nothing
+ * before it is read again, let alone bound or published.
+ *
+ * <p>A commit happens when a page has closed and the next record's start has been found, so the
+ * checkpoint always names a real record start. Not shared between threads.
+ */
+public final class TransactionalIngestion {
+
+    private final QName recordElement;
+    private final XmlLimits limits;
+    private final PagePolicy pagePolicy;
+    private final int maxRejected;
+    private final long maxRawBytes;
+    private final RecordConverter converter;
+    private final TopicNames topics;
+    private final String worker;
+
+    public TransactionalIngestion(IngestConfig config, IngestionPipeline.RecordModel model, String worker) {
+        this.recordElement = config.get(IngestSettings.RECORD_ELEMENT);
+        this.limits = IngestionPipeline.limits(config);
+        this.pagePolicy = new PagePolicy(config.get(IngestSettings.PAGE_MAX_RECORDS), config.get(IngestSettings.PAGE_MAX_BYTES));
+        this.maxRejected = config.get(IngestSettings.RECORD_MAX_REJECTED);
+        long maxRequest = config.get(IngestSettings.MAX_REQUEST_SIZE);
+        // A dead letter carries the raw record only while the message stays well under the producer's limit.
+        this.maxRawBytes = Math.max(0, maxRequest / 2 - 4096);
+        this.converter = new RecordConverter(model, maxRequest);
+        this.topics = TopicNames.of(config);
+        this.worker = worker;
+    }
+
+    public TopicNames topics() {
+        return topics;
+    }
+
+    /**
+     * Runs over the file from its checkpoint (or its start) until it completes, fails, or
+     * {@code stop} says to stop, which is checked at every commit.
+     *
+     * @throws io.xmlingest.core.error.RetriableIngestException Kafka failed; what is committed stays, run again later
+     */
+    public FileOutcome ingest(FileJob job, TransactionalPublisher publisher, IngestListener listener, BooleanSupplier stop) {
+        return new Run(job, publisher, listener).run(stop);
+    }
+
+    private final class Run {
+        final FileJob job;
+        final TransactionalPublisher publisher;
+        final IngestListener listener;
+        final FileMessages messages;
+        final PageAssembler pages;
+        final List<Page> closedPages = new ArrayList<>();
+        final List<Envelope> extras = new ArrayList<>();
+        final long started = System.nanoTime();
+        RecordSplitter splitter;
+        Checkpoint last;
+        ResumePoint lastStart;
+        long handled;
+        long pendingRecords;
+        long pendingDeadLetters;
+        long scan;
+        long publish;
+        long bind0;
+        long serialize0;
+        long spentScan;
+        long spentPublish;
+        long spentBind;
+        long spentSerialize;
+
+        Run(FileJob job, TransactionalPublisher publisher, IngestListener listener) {
+            this.job = job;
+            this.publisher = publisher;
+            this.listener = listener;
+            this.messages = new FileMessages(topics, job.name(), job.fileId(), worker);
+            this.last = job.from() != null ? job.from()
+                    : new Checkpoint(job.fileId(), job.name(), FileState.IN_PROGRESS, 0, null, 0, 0, 0, null);
+            this.handled = last.nextRecordIndex();
+            this.pages = new PageAssembler(job.name(), job.fileId(), pagePolicy, last.pages());
+            this.bind0 = converter.bindNanos;
+            this.serialize0 = converter.serializeNanos;
+            if (job.from() == null) {
+                extras.add(messages.started(job.bytes()));
+            }
+        }
+
+        FileOutcome run(BooleanSupplier stop) {
+            try {
+                splitter = open();
+                while (true) {
+                    long t0 = System.nanoTime();
+                    boolean more = splitter.next();
+                    scan += System.nanoTime() - t0;
+                    if (!more) {
+                        break;
+                    }
+                    SplitPosition pos = splitter.position();
+                    ResumePoint here = splitter.resumePoint();
+                    if (commitDue()) {
+                        commit(FileState.IN_PROGRESS, here, pos.recordIndex(), null);
+                        if (stop.getAsBoolean()) {
+                            return outcome(FileOutcome.Ending.STOPPED, null);
+                        }
+                    }
+                    lastStart = here;
+                    record(pos);
+                }
+                pages.finish().ifPresent(closedPages::add);
+                commit(FileState.COMPLETED, null, handled, null);
+                return outcome(FileOutcome.Ending.COMPLETED, null);
+            } catch (FileFailedException e) {
+                // The records before the fault are valid and are published; the fault is reported with them.
+                pages.finish().ifPresent(closedPages::add);
+                commit(FileState.FAILED, lastStart, handled, e);
+                return outcome(FileOutcome.Ending.FAILED, e);
+            } finally {
+                if (splitter != null) {
+                    splitter.close();
+                }
+            }
+        }
+
+        private RecordSplitter open() {
+            Checkpoint from = job.from();
+            if (from == null || from.resume() == null) {
+                StaxRecordSplitter fromStart = StaxRecordSplitter.open(job.path(), job.name(), recordElement, limits);
+                // Without a position to seek to, the records already published are scanned past, never bound.
+                fromStart.skip(from == null ? 0 : from.nextRecordIndex());
+                return fromStart;
+            }
+            Checkpoint.Position p = from.resume();
+            ResumePoint at = new ResumePoint(p.recordIndex(), p.byteOffset(), p.line(), p.column(), p.prologEnd(),
+                    p.openElements());
+            return StaxRecordSplitter.resume(job.path(), job.name(), recordElement, limits, at, from.nextRecordIndex());
+        }
+
+        private boolean commitDue() {
+            return !closedPages.isEmpty() || pendingDeadLetters >= pagePolicy.maxRecords();
+        }
+
+        private void record(SplitPosition pos) {
+            ErrorLocation where = new ErrorLocation(job.name(), pos.recordIndex(), pos.line(), pos.column(), pos.byteOffset());
+            try {
+                OutgoingRecord message = converter.convert(splitter.record(), pos.recordIndex(), where, job.name(), job.fileId());
+                closedPages.addAll(pages.add(message));
+                pendingRecords++;
+            } catch (RecordRejectedException e) {
+                listener.rejected(e);
+                RawRecord raw = splitter.raw(maxRawBytes);
+                extras.add(messages.deadLetter(e, pos.recordIndex(), raw));
+                pendingDeadLetters++;
+                if (last.deadLetters() + pendingDeadLetters > maxRejected) {
+                    handled = pos.recordIndex() + 1;
+                    throw new FileFailedException("too many rejected records: " + (last.deadLetters() + pendingDeadLetters)
+                            + " exceed the limit of " + maxRejected + "; the last: " + e.reason(), where,
+                            IngestSettings.RECORD_MAX_REJECTED.key(), e);
+                }
+            }
+            handled = pos.recordIndex() + 1;
+        }
+
+        /**
+         * Commits what is pending with a checkpoint. {@code nextIndex} is the first record not
+         * handled; {@code next} is where reading can restart: the start of that record, or of an
+         * earlier one (after a fault, the last record start seen), from which the reader skips on.
+         */
+        private void commit(FileState state, ResumePoint next, long nextIndex, FileFailedException failure) {
+            long recordsInPages = 0;
+            for (Page p : closedPages) {
+                recordsInPages += p.size();
+            }
+            Checkpoint.Position resume = state == FileState.COMPLETED ? null
+                    : next == null ? last.resume()
+                    : new Checkpoint.Position(next.recordIndex(), next.byteOffset(), next.line(), next.column(),
+                            next.prologEnd(), next.openElements());
+            Checkpoint checkpoint = new Checkpoint(job.fileId(), job.name(), state, nextIndex, resume,
+                    last.records() + recordsInPages, last.deadLetters() + pendingDeadLetters,
+                    last.pages() + closedPages.size(), failure == null ? null : failure.getMessage());
+            List<Envelope> with = new ArrayList<>(extras);
+            if (state == FileState.COMPLETED) {
+                with.add(messages.completed(checkpoint, job.bytes()));
+            } else if (state == FileState.FAILED) {
+                with.add(messages.failed(checkpoint, failure));
+            }
+            with.add(messages.checkpoint(checkpoint));
+            long t0 = System.nanoTime();
+            publisher.commit(closedPages, with);
+            publish += System.nanoTime() - t0;
+            closedPages.clear();
+            extras.clear();
+            pendingRecords -= recordsInPages;
+            pendingDeadLetters = 0;
+            last = checkpoint;
+            listener.committed(checkpoint, splitter == null ? 0 : splitter.bytesRead(), job.bytes(), spentSinceLast());
+        }
+
+        private PhaseTimes spentSinceLast() {
+            long bind = converter.bindNanos - bind0;
+            long serialize = converter.serializeNanos - serialize0;
+            PhaseTimes spent = new PhaseTimes(0, scan - spentScan, bind - spentBind, serialize - spentSerialize,
+                    publish - spentPublish);
+            spentScan = scan;
+            spentBind = bind;
+            spentSerialize = serialize;
+            spentPublish = publish;
+            return spent;
+        }
+
+        private FileOutcome outcome(FileOutcome.Ending ending, FileFailedException failure) {
+            PhaseTimes phases = new PhaseTimes(0, scan, converter.bindNanos - bind0, converter.serializeNanos - serialize0,
+                    publish);
+            return new FileOutcome(ending, last, failure, splitter == null ? 0 : splitter.bytesRead(),
+                    System.nanoTime() - started, phases);
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package io.xmlingest.core.publish;
+
+import io.xmlingest.core.error.RetriableIngestException;
+import io.xmlingest.core.page.OutgoingRecord;
+import io.xmlingest.core.page.Page;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntPredicate;
+
+/**
+ * Commits into lists: for tests of what a pipeline commits, and when. A predicate on the commit
+ * number can make a commit fail as a lost broker would, before anything of it is kept.
+ */
+public final class InMemoryTransactionalPublisher implements TransactionalPublisher {
+
+    private final List<OutgoingRecord> records = new ArrayList<>();
+    private final List<Envelope> envelopes = new ArrayList<>();
+    private final IntPredicate failCommit;
+    private int commits;
+
+    public InMemoryTransactionalPublisher() {
+        this(n -> false);
+    }
+
+    /** @param failCommit given the 0-based number of a commit attempt, true to fail it */
+    public InMemoryTransactionalPublisher(IntPredicate failCommit) {
+        this.failCommit = failCommit;
+    }
+
+    @Override
+    public void commit(List<Page> pages, List<Envelope> with) {
+        if (failCommit.test(commits++)) {
+            throw new RetriableIngestException("simulated loss of the broker at commit " + (commits - 1), null, null, null);
+        }
+        pages.forEach(p -> records.addAll(p.records()));
+        envelopes.addAll(with);
+    }
+
+    public List<OutgoingRecord> records() {
+        return records;
+    }
+
+    public List<Envelope> envelopes() {
+        return envelopes;
+    }
+
+    public List<Envelope> envelopes(String topic) {
+        return envelopes.stream().filter(e -> e.topic().equals(topic)).toList();
+    }
+
+    public int commits() {
+        return commits;
+    }
+
+    @Override
+    public void close() {
+    }
+}

@@ -1,0 +1,108 @@
+package io.xmlingest.core.publish;
+
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.ErrorLocation;
+import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.error.RetriableIngestException;
+import io.xmlingest.core.page.OutgoingRecord;
+import io.xmlingest.core.page.Page;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
+
+/**
+ * One Kafka transaction per commit: the page's records, then the messages that go with it
+ * (dead letters, status events, the checkpoint). The producer's transactional id is stable per
+ * worker, so a restarted worker fences its crashed predecessor and aborts whatever that one left
+ * open: a consumer reading committed data never sees half a page.
+ */
+public final class KafkaTransactionalPublisher implements TransactionalPublisher {
+
+    private final Producer<byte[], byte[]> producer;
+    private final String recordTopic;
+    private boolean spent;
+
+    /** @param producer a transactional producer whose transactions are initialised */
+    public KafkaTransactionalPublisher(Producer<byte[], byte[]> producer, String recordTopic) {
+        this.producer = producer;
+        this.recordTopic = recordTopic;
+    }
+
+    @Override
+    public void commit(List<Page> pages, List<Envelope> with) {
+        if (spent) {
+            throw new IllegalStateException("this publisher failed before; open a new one");
+        }
+        AtomicReference<Exception> failed = new AtomicReference<>();
+        OutgoingRecord[] failedRecord = new OutgoingRecord[1];
+        Page[] failedPage = new Page[1];
+        try {
+            producer.beginTransaction();
+            for (Page page : pages) {
+                sendRecords(page, failed, failedRecord, failedPage);
+            }
+            for (Envelope e : with) {
+                List<Header> headers = new ArrayList<>(e.headers().size());
+                for (Map.Entry<String, String> h : e.headers().entrySet()) {
+                    headers.add(new RecordHeader(h.getKey(), h.getValue().getBytes(StandardCharsets.UTF_8)));
+                }
+                producer.send(new ProducerRecord<>(e.topic(), null, null, e.key(), e.value(), headers),
+                        (m, error) -> failed.compareAndSet(null, error));
+            }
+            producer.commitTransaction();
+        } catch (KafkaException e) {
+            Exception cause = failed.get() != null ? failed.get() : e;
+            if (cause instanceof RecordTooLargeException && failedRecord[0] != null) {
+                abortQuietly();
+                OutgoingRecord r = failedRecord[0];
+                throw new FileFailedException("record of " + r.size() + " bytes is too large for the broker: "
+                        + cause.getMessage(), ErrorLocation.ofFile(failedPage[0].fileName()).withRecordIndex(r.index()),
+                        IngestSettings.MAX_REQUEST_SIZE.key(), cause);
+            }
+            spent = true;
+            throw new RetriableIngestException("committing to Kafka failed: " + cause, null, null, cause);
+        }
+    }
+
+    private void sendRecords(Page page, AtomicReference<Exception> failed, OutgoingRecord[] failedRecord,
+                             Page[] failedPage) {
+        byte[] file = page.fileName().getBytes(StandardCharsets.UTF_8);
+        byte[] fileId = page.fileId().getBytes(StandardCharsets.UTF_8);
+        byte[] pageNumber = Long.toString(page.number()).getBytes(StandardCharsets.UTF_8);
+        for (OutgoingRecord r : page.records()) {
+            List<Header> headers = List.of(
+                    new RecordHeader(MessageHeaders.FILE, file),
+                    new RecordHeader(MessageHeaders.FILE_ID, fileId),
+                    new RecordHeader(MessageHeaders.RECORD_INDEX, Long.toString(r.index()).getBytes(StandardCharsets.UTF_8)),
+                    new RecordHeader(MessageHeaders.PAGE, pageNumber));
+            producer.send(new ProducerRecord<>(recordTopic, null, null, r.key(), r.value(), headers), (m, error) -> {
+                if (error != null && failed.compareAndSet(null, error)) {
+                    failedRecord[0] = r;
+                    failedPage[0] = page;
+                }
+            });
+        }
+    }
+
+    private void abortQuietly() {
+        try {
+            producer.abortTransaction();
+        } catch (KafkaException e) {
+            spent = true;
+        }
+    }
+
+    @Override
+    public void close() {
+        producer.close(spent ? Duration.ZERO : Duration.ofSeconds(10));
+    }
+}

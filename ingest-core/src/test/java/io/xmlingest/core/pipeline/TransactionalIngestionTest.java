@@ -1,0 +1,222 @@
+package io.xmlingest.core.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.xmlingest.core.checkpoint.Checkpoint;
+import io.xmlingest.core.checkpoint.CheckpointCodec;
+import io.xmlingest.core.checkpoint.FileState;
+import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.RetriableIngestException;
+import io.xmlingest.core.page.OutgoingRecord;
+import io.xmlingest.core.publish.Envelope;
+import io.xmlingest.core.publish.InMemoryTransactionalPublisher;
+import io.xmlingest.core.publish.TopicNames;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TransactionalIngestionTest {
+
+    @TempDir
+    Path dir;
+
+    private static final TopicNames TOPICS = new TopicNames("t", "t.dlq", "t.status", "t.checkpoints");
+
+    private static IngestConfig config(String... keyValues) {
+        Map<String, String> flags = new HashMap<>(Map.of("topic", "t", "page.max.records", "3"));
+        for (int i = 0; i < keyValues.length; i += 2) {
+            flags.put(keyValues[i], keyValues[i + 1]);
+        }
+        return IngestConfig.of(IngestSettings.ALL, flags);
+    }
+
+    private static TransactionalIngestion ingestion(IngestConfig config) {
+        return new TransactionalIngestion(config, IngestionPipeline.model(config), "test-worker");
+    }
+
+    /** Every 7th record (from the 4th) has text in a numeric field, so it becomes a dead letter. */
+    private static String records(int count) {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < count; i++) {
+            String p = IngestionPipelineTest.person(1000 + i);
+            s.append(i % 7 == 3 ? p.replace("<salary>1.00</salary>", "<salary>lots</salary>") : p);
+        }
+        return s.toString();
+    }
+
+    private Path file(String name, String body) throws Exception {
+        return Files.writeString(dir.resolve(name), "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- an export -->\n"
+                + "<persons xmlns=\"urn:xmlingest:sample:persons\">\n" + body + "</persons>\n");
+    }
+
+    private static FileJob job(Path f, Checkpoint from) throws Exception {
+        return new FileJob(f, f.getFileName().toString(), FileIdentity.sha256(f), Files.size(f), from);
+    }
+
+    private static List<String> events(InMemoryTransactionalPublisher p) {
+        return p.envelopes("t.status").stream().map(e -> new String(e.value(), StandardCharsets.UTF_8))
+                .map(v -> v.replaceAll("^\\{\"event\":\"(\\w+)\".*$", "$1")).toList();
+    }
+
+    private static Checkpoint lastCheckpoint(InMemoryTransactionalPublisher p) {
+        List<Envelope> c = p.envelopes("t.checkpoints");
+        return c.isEmpty() ? null : CheckpointCodec.decode(c.get(c.size() - 1).value());
+    }
+
+    @Test
+    void commitsPagesWithDeadLettersStatusEventsAndCheckpoints() throws Exception {
+        Path f = file("ten.xml", records(10));
+        InMemoryTransactionalPublisher publisher = new InMemoryTransactionalPublisher();
+        FileOutcome out = ingestion(config()).ingest(job(f, null), publisher, IngestListener.NONE, () -> false);
+
+        assertThat(out.ending()).isEqualTo(FileOutcome.Ending.COMPLETED);
+        // Records 3 of 10 is a dead letter: 9 records in pages of 3, 3, 3.
+        assertThat(publisher.records()).extracting(OutgoingRecord::index).containsExactly(0L, 1L, 2L, 4L, 5L, 6L, 7L, 8L, 9L);
+        assertThat(events(publisher)).containsExactly("started", "completed");
+        List<Envelope> dlq = publisher.envelopes("t.dlq");
+        assertThat(dlq).hasSize(1);
+        String dead = new String(dlq.get(0).value(), StandardCharsets.UTF_8);
+        assertThat(dead).contains("\"recordIndex\":3", "\"file\":\"ten.xml\"", "\"line\":", "lots",
+                "\"rawXml\":\"<person id=\\\"1003\\\">");
+        String raw = dead.replaceAll("^.*\"rawXml\":\"(.*)\"}$", "$1").replace("\\\"", "\"").replace("\\n", "\n");
+        String text = Files.readString(f);
+        assertThat(text).contains(raw);
+        assertThat(dead).contains("\"byteOffset\":" + text.indexOf("<person id=\"1003\""));
+        Checkpoint last = lastCheckpoint(publisher);
+        assertThat(last.state()).isEqualTo(FileState.COMPLETED);
+        assertThat(last.records()).isEqualTo(9);
+        assertThat(last.deadLetters()).isEqualTo(1);
+        assertThat(last.nextRecordIndex()).isEqualTo(10);
+        // Commits as records 3 and 7 start (pages ending at 2 and 6), and at the end (the page ending at 9).
+        assertThat(publisher.commits()).isEqualTo(3);
+        String completed = new String(publisher.envelopes("t.status").get(1).value(), StandardCharsets.UTF_8);
+        assertThat(completed).contains("\"records\":9", "\"deadLetters\":1", "\"sha256\":\"" + FileIdentity.sha256(f));
+    }
+
+    @Test
+    void everyCheckpointNamesTheByteOffsetOfItsNextRecord() throws Exception {
+        Path f = file("offsets.xml", records(20));
+        InMemoryTransactionalPublisher publisher = new InMemoryTransactionalPublisher();
+        ingestion(config()).ingest(job(f, null), publisher, IngestListener.NONE, () -> false);
+        byte[] bytes = Files.readAllBytes(f);
+        List<Envelope> checkpoints = publisher.envelopes("t.checkpoints");
+        assertThat(checkpoints).hasSizeGreaterThan(3);
+        for (Envelope e : checkpoints.subList(0, checkpoints.size() - 1)) {
+            Checkpoint c = CheckpointCodec.decode(e.value());
+            String at = new String(bytes, (int) c.resume().byteOffset(), 30, StandardCharsets.UTF_8);
+            assertThat(at).startsWith("<person id=\"" + (1000 + c.nextRecordIndex()) + "\"");
+            assertThat(c.resume().openElements()).isEqualTo("<persons xmlns=\"urn:xmlingest:sample:persons\">");
+        }
+    }
+
+    /**
+     * A broker lost at random commits, again and again: each run resumes from the last committed
+     * checkpoint, and together the runs commit every record and dead letter exactly once.
+     */
+    @Test
+    void crashesAtRandomCommitsLoseNothingAndRepeatNothing() throws Exception {
+        Path f = file("crashy.xml", records(300));
+        Random random = new Random(7);
+        List<OutgoingRecord> records = new ArrayList<>();
+        List<Envelope> deadLetters = new ArrayList<>();
+        List<String> events = new ArrayList<>();
+        Checkpoint from = null;
+        int crashes = 0;
+        TransactionalIngestion ingestion = ingestion(config("page.max.records", "7"));
+        while (true) {
+            int failAt = random.nextInt(6);
+            InMemoryTransactionalPublisher publisher = new InMemoryTransactionalPublisher(n -> crashesLeft(n, failAt));
+            try {
+                FileOutcome out = ingestion.ingest(job(f, from), publisher, IngestListener.NONE, () -> false);
+                assertThat(out.ending()).isEqualTo(FileOutcome.Ending.COMPLETED);
+                collect(publisher, records, deadLetters, events);
+                break;
+            } catch (RetriableIngestException e) {
+                crashes++;
+                collect(publisher, records, deadLetters, events);
+                Checkpoint last = lastCheckpoint(publisher);
+                from = last != null ? last : from;
+            }
+        }
+        assertThat(crashes).isGreaterThan(5);
+        List<Long> expected = new ArrayList<>();
+        for (long i = 0; i < 300; i++) {
+            if (i % 7 != 3) {
+                expected.add(i);
+            }
+        }
+        assertThat(records).extracting(OutgoingRecord::index).containsExactlyElementsOf(expected);
+        assertThat(deadLetters).hasSize(300 - expected.size());
+        assertThat(events).containsExactly("started", "completed");
+    }
+
+    private static boolean crashesLeft(int commit, int failAt) {
+        return commit == failAt;
+    }
+
+    private static void collect(InMemoryTransactionalPublisher p, List<OutgoingRecord> records, List<Envelope> dlq,
+                                List<String> events) {
+        records.addAll(p.records());
+        dlq.addAll(p.envelopes("t.dlq"));
+        events.addAll(events(p));
+    }
+
+    @Test
+    void aStopRequestEndsTheRunAtACommitAndTheNextRunGoesOn() throws Exception {
+        Path f = file("stop.xml", records(30));
+        AtomicInteger asked = new AtomicInteger();
+        InMemoryTransactionalPublisher first = new InMemoryTransactionalPublisher();
+        TransactionalIngestion ingestion = ingestion(config());
+        FileOutcome stopped = ingestion.ingest(job(f, null), first, IngestListener.NONE, () -> asked.incrementAndGet() >= 2);
+        assertThat(stopped.ending()).isEqualTo(FileOutcome.Ending.STOPPED);
+        assertThat(stopped.checkpoint().state()).isEqualTo(FileState.IN_PROGRESS);
+        InMemoryTransactionalPublisher second = new InMemoryTransactionalPublisher();
+        FileOutcome done = ingestion.ingest(job(f, stopped.checkpoint()), second, IngestListener.NONE, () -> false);
+        assertThat(done.ending()).isEqualTo(FileOutcome.Ending.COMPLETED);
+        List<Long> all = new ArrayList<>();
+        first.records().forEach(r -> all.add(r.index()));
+        second.records().forEach(r -> all.add(r.index()));
+        assertThat(all).doesNotHaveDuplicates().hasSize(30 - 4);
+        assertThat(done.checkpoint().records()).isEqualTo(26);
+        assertThat(events(first)).containsExactly("started");
+        assertThat(events(second)).containsExactly("completed");
+    }
+
+    @Test
+    void aFileThatBreaksOffCommitsTheRecordsBeforeTheFaultAndFails() throws Exception {
+        String body = records(8);
+        int cut = body.indexOf("<person id=\"1006\"") + 40;
+        Path f = Files.writeString(dir.resolve("cut.xml"), "<persons xmlns=\"urn:xmlingest:sample:persons\">\n"
+                + body.substring(0, cut));
+        InMemoryTransactionalPublisher publisher = new InMemoryTransactionalPublisher();
+        FileOutcome out = ingestion(config()).ingest(job(f, null), publisher, IngestListener.NONE, () -> false);
+        assertThat(out.ending()).isEqualTo(FileOutcome.Ending.FAILED);
+        assertThat(publisher.records()).extracting(OutgoingRecord::index).containsExactly(0L, 1L, 2L, 4L, 5L);
+        assertThat(events(publisher)).containsExactly("started", "failed");
+        String failed = new String(publisher.envelopes("t.status").get(1).value(), StandardCharsets.UTF_8);
+        assertThat(failed).contains("\"recordIndex\":6", "\"line\":", "cut.xml");
+        assertThat(out.checkpoint().state()).isEqualTo(FileState.FAILED);
+        assertThat(out.checkpoint().nextRecordIndex()).isEqualTo(6);
+    }
+
+    @Test
+    void tooManyDeadLettersFailTheFileWithTheSettingNamed() throws Exception {
+        Path f = file("bad.xml", records(30));
+        InMemoryTransactionalPublisher publisher = new InMemoryTransactionalPublisher();
+        FileOutcome out = ingestion(config("file.max.rejected.records", "2")).ingest(job(f, null), publisher,
+                IngestListener.NONE, () -> false);
+        assertThat(out.ending()).isEqualTo(FileOutcome.Ending.FAILED);
+        assertThat(out.failure().getMessage()).contains("file.max.rejected.records", "record index 17");
+        assertThat(publisher.envelopes("t.dlq")).hasSize(3);
+        assertThat(publisher.records()).extracting(OutgoingRecord::index).allMatch(i -> i < 17);
+    }
+}
