@@ -18,7 +18,8 @@ import picocli.CommandLine.Option;
 @Command(name = "datagen", mixinStandardHelpOptions = true, version = "xmlingest datagen 0.1.0",
         description = "Writes a persons XML file of realistic, schema-valid records. The same seed gives the same bytes.",
         footer = {"", "Examples:", "  java -jar datagen/target/datagen.jar --records 1000000",
-                "  java -jar datagen/target/datagen.jar --records 10000 --out persons-10k.xml --seed 7"})
+                "  java -jar datagen/target/datagen.jar --records 10000 --out persons-10k.xml --seed 7",
+                "  java -jar datagen/target/datagen.jar --records 100000 --invalid-rate 0.01   (1% dead letters)"})
 public final class DatagenCommand implements Callable<Integer> {
 
     public static final String NAMESPACE = "urn:xmlingest:sample:persons";
@@ -34,6 +35,11 @@ public final class DatagenCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "42", description = "Random seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(names = "--invalid-rate", defaultValue = "0", paramLabel = "R",
+            description = "Fraction of records (0 to 1) written so that they do not bind: text in a number, an impossible "
+                    + "date, a missing or an unknown element, in turn; the file stays well-formed (default: ${DEFAULT-VALUE}).")
+    double invalidRate;
+
     @Option(names = "--progress", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Show a progress bar when standard error is a terminal (default: on).")
     boolean progress;
@@ -47,42 +53,76 @@ public final class DatagenCommand implements Callable<Integer> {
         if (records < 0) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--records must not be negative");
         }
+        if (!(invalidRate >= 0 && invalidRate <= 1)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--invalid-rate must be between 0 and 1");
+        }
         Path target = out != null ? out : Path.of("persons-" + records + ".xml");
         long started = System.nanoTime();
         Progress bar = new Progress(progress && System.console() != null, records, System.err);
-        generate(target, records, seed, bar);
+        long invalid = generate(target, records, seed, invalidRate, bar);
         bar.done();
         double seconds = (System.nanoTime() - started) / 1e9;
-        System.out.printf(Locale.ROOT, "wrote %d records, %d bytes to %s in %.1f s (%.0f records/s)%n",
-                records, Files.size(target), target, seconds, records / Math.max(seconds, 1e-9));
+        System.out.printf(Locale.ROOT, "wrote %d records%s, %d bytes to %s in %.1f s (%.0f records/s)%n",
+                records, invalidRate > 0 ? " (" + invalid + " invalid on purpose)" : "", Files.size(target), target,
+                seconds, records / Math.max(seconds, 1e-9));
         return 0;
     }
 
     /** Writes {@code count} persons with ids 1..count; used by tests and the bench as well. */
     public static void write(OutputStream stream, long count, long seed, Progress progress) {
+        write(stream, count, seed, 0, progress);
+    }
+
+    /**
+     * Writes {@code count} persons with ids 1..count, the ones {@link #isInvalid} picks made
+     * invalid; returns how many those were. Every other record is exactly what a rate of 0 writes.
+     */
+    public static long write(OutputStream stream, long count, long seed, double invalidRate, Progress progress) {
         PersonFactory factory = new PersonFactory(seed);
+        long invalid = 0;
         try (RecordXmlWriter<Person> writer = new RecordXmlWriter<>(stream, ROOT, RECORD, Person.class)) {
             for (long i = 1; i <= count; i++) {
-                writer.write(factory.next(i));
+                Person person = factory.next(i);
+                if (isInvalid(i - 1, seed, invalidRate)) {
+                    writer.writeRaw(InvalidRecords.apply(InvalidRecords.fault(i - 1, seed), writer.toXml(person)));
+                    invalid++;
+                } else {
+                    writer.write(person);
+                }
                 if ((i & 0x3FF) == 0) {
                     progress.update(i);
                 }
             }
         }
+        return invalid;
+    }
+
+    /** Whether record {@code index} (0-based) of a file written with this seed and rate is invalid. */
+    public static boolean isInvalid(long index, long seed, double invalidRate) {
+        return InvalidRecords.isInvalid(index, seed, invalidRate);
     }
 
     /** Writes a persons file of {@code count} records at {@code file}. */
     public static Path generate(Path file, long count, long seed) throws IOException {
-        return generate(file, count, seed, Progress.NONE);
+        return generate(file, count, seed, 0);
+    }
+
+    /** Writes a persons file of {@code count} records at {@code file}, a fraction of them invalid. */
+    public static Path generate(Path file, long count, long seed, double invalidRate) throws IOException {
+        generate(file, count, seed, invalidRate, Progress.NONE);
+        return file;
     }
 
     /** Writes beside the target and renames, so a reader (an inbox, a cache) never sees a half-written file. */
-    private static Path generate(Path file, long count, long seed, Progress progress) throws IOException {
+    private static long generate(Path file, long count, long seed, double invalidRate, Progress progress)
+            throws IOException {
         Path partial = file.resolveSibling(file.getFileName() + ".part");
+        long invalid;
         try (OutputStream stream = Files.newOutputStream(partial)) {
-            write(stream, count, seed, progress);
+            invalid = write(stream, count, seed, invalidRate, progress);
         }
-        return Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return invalid;
     }
 
     /** A one-line progress bar on a terminal; silent otherwise. */

@@ -12,6 +12,8 @@ import java.io.UncheckedIOException;
 import javax.xml.namespace.QName;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamWriter;
+import org.codehaus.stax2.XMLStreamWriter2;
+import java.io.StringWriter;
 import org.glassfish.jaxb.runtime.marshaller.NamespacePrefixMapper;
 
 /**
@@ -66,6 +68,27 @@ public final class RecordXmlWriter<T> implements AutoCloseable {
         } catch (JAXBException | XMLStreamException e) {
             throw new IllegalStateException("cannot write a record", e);
         }
+    }
+
+    /** Writes a record's XML text as it is: for records made invalid on purpose, which no marshaller would write. */
+    public void writeRaw(String recordXml) {
+        try {
+            xml.writeCharacters("\n  ");
+            ((XMLStreamWriter2) xml).writeRaw(recordXml);
+        } catch (XMLStreamException e) {
+            throw new IllegalStateException("cannot write a record", e);
+        }
+    }
+
+    /** A record as standalone XML text, its namespace declared on itself. */
+    public String toXml(T record) {
+        StringWriter text = new StringWriter(1024);
+        try {
+            marshaller.marshal(new JAXBElement<>(recordName, type, record), text);
+        } catch (JAXBException e) {
+            throw new IllegalStateException("cannot write a record", e);
+        }
+        return text.toString();
     }
 
     @Override

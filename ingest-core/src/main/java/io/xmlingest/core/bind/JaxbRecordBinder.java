@@ -23,22 +23,34 @@ import javax.xml.stream.XMLStreamReader;
 public final class JaxbRecordBinder<T> implements RecordBinder<T> {
 
     private final Class<T> type;
-    private final Unmarshaller unmarshaller;
+    private final JAXBContext context;
+    private Unmarshaller unmarshaller;
     private ValidationEvent firstEvent;
     private String firstEventElement;
     private XMLStreamReader current;
 
     public JaxbRecordBinder(JAXBContext context, Class<T> type) {
         this.type = type;
+        this.context = context;
+        this.unmarshaller = newUnmarshaller();
+    }
+
+    /**
+     * JAXB's runtime counts the errors an unmarshaller reports and, past ten, stops reporting them:
+     * an unknown element is then dropped in silence. So an unmarshaller that has reported anything
+     * is replaced before the next record (see {@link #bind}).
+     */
+    private Unmarshaller newUnmarshaller() {
         try {
-            this.unmarshaller = context.createUnmarshaller();
-            this.unmarshaller.setEventHandler(event -> {
+            Unmarshaller u = context.createUnmarshaller();
+            u.setEventHandler(event -> {
                 if (firstEvent == null) {
                     firstEvent = event;
                     firstEventElement = elementAt(current);
                 }
                 return false;
             });
+            return u;
         } catch (JAXBException e) {
             throw new IllegalStateException("cannot create an unmarshaller for " + type.getName(), e);
         }
@@ -46,6 +58,9 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
 
     @Override
     public T bind(XMLStreamReader record, ErrorLocation where) {
+        if (firstEvent != null) {
+            unmarshaller = newUnmarshaller();
+        }
         firstEvent = null;
         firstEventElement = null;
         current = record;

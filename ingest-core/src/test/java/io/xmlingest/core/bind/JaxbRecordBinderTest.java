@@ -122,6 +122,22 @@ class JaxbRecordBinderTest {
                         e -> assertThat(e.getMessage()).contains("nickname"));
     }
 
+    /** JAXB stops reporting errors after ten per unmarshaller; the eleventh unknown element must not slip through. */
+    @Test
+    void theThirtiethUnknownElementIsRejectedLikeTheFirst() {
+        StringBuilder records = new StringBuilder();
+        for (int i = 0; i < 30; i++) {
+            records.append(person(Integer.toString(i), GOOD_BODY.replace("<active>", "<nickname>Z</nickname><active>")));
+            records.append(person(Integer.toString(100 + i), GOOD_BODY));
+        }
+        List<Object> bound = bindAll(records.toString());
+        for (int i = 0; i < 60; i += 2) {
+            assertThat(bound.get(i)).as("record %d", i).isInstanceOfSatisfying(RecordRejectedException.class,
+                    e -> assertThat(e.getMessage()).contains("unexpected element", "nickname"));
+            assertThat(bound.get(i + 1)).as("record %d", i + 1).isInstanceOf(Person.class);
+        }
+    }
+
     @Test
     void aMissingRequiredElementRejectsTheRecord() {
         assertThat(bindAll(person("1", GOOD_BODY.replace("<city>Berlin</city>", ""))).get(0))
