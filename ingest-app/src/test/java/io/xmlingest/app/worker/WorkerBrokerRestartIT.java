@@ -1,0 +1,65 @@
+package io.xmlingest.app.worker;
+
+import static io.xmlingest.app.worker.WorkerHarness.await;
+import static io.xmlingest.app.worker.WorkerHarness.header;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.xmlingest.app.kafka.EmbeddedKafkaBroker;
+import io.xmlingest.core.publish.MessageHeaders;
+import io.xmlingest.datagen.DatagenCommand;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The broker goes away in the middle of a file and comes back on the same port: the worker
+ * reports itself unhealthy, backs off, reconnects, resumes from its last checkpoint, and the file
+ * ends with every record exactly once.
+ */
+class WorkerBrokerRestartIT {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aBrokerStoppedAndRestartedMidFileLosesAndRepeatsNothing() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Path brokerDir = dir.resolve("broker");
+        EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(brokerDir, "127.0.0.1", port);
+        try {
+            Path file = DatagenCommand.generate(dir.resolve("persons.xml"), 60_000, 9, 0.0);
+            WorkerHarness h = new WorkerHarness(broker.bootstrapServers(), Files.createDirectories(dir.resolve("inbox")),
+                    "page.max.records", "100", "kafka.transaction.timeout.ms", "10000", "topic.ready.timeout.ms", "10000");
+            try (WorkerHarness.Running w = h.start()) {
+                h.drop(file, "persons.xml");
+                await("some records committed", Duration.ofMinutes(2), () -> w.worker().metrics().scrape()
+                        .matches("(?s).*xmlingest_records_total [1-9][0-9]{3,}.*"));
+                broker.close();
+                await("the worker notices", Duration.ofMinutes(1), () -> !w.worker().health().ready());
+                assertThat(w.worker().health().checks().get("kafka")).startsWith("DOWN");
+                Thread.sleep(2000);
+                broker = EmbeddedKafkaBroker.start(brokerDir, "127.0.0.1", port);
+                await("persons.xml done", Duration.ofMinutes(3), () -> Files.exists(h.done("persons.xml")));
+                assertThat(w.worker().health().ready()).isTrue();
+                assertThat(w.worker().metrics().scrape()).containsPattern("xmlingest_kafka_failures_total [1-9]");
+            }
+            Set<Long> seen = new HashSet<>();
+            for (ConsumerRecord<byte[], byte[]> r : h.records()) {
+                assertThat(seen.add(header(r, MessageHeaders.RECORD_INDEX))).as("published once").isTrue();
+            }
+            assertThat(seen).hasSize(60_000);
+            assertThat(h.status()).extracting(s -> s.get("event").asText()).containsExactly("started", "completed");
+        } finally {
+            broker.close();
+        }
+    }
+}

@@ -1,0 +1,246 @@
+package io.xmlingest.app.worker;
+
+import static io.xmlingest.app.worker.WorkerHarness.await;
+import static io.xmlingest.app.worker.WorkerHarness.header;
+import static io.xmlingest.app.worker.WorkerHarness.report;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.xmlingest.app.TestBroker;
+import io.xmlingest.app.cli.Main;
+import io.xmlingest.app.http.HttpEndpoints;
+import io.xmlingest.core.publish.MessageHeaders;
+import io.xmlingest.datagen.DatagenCommand;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The worker in this JVM against a real broker: the inbox lifecycle, exactly once, dead letters, failures, stop. */
+class WorkerIT {
+
+    private static final Duration WAIT = Duration.ofMinutes(2);
+    private static final long SEED = 11;
+    private static final double INVALID = 0.02;
+
+    @TempDir
+    static Path data;
+    static Path persons;
+
+    @TempDir
+    Path inbox;
+
+    @BeforeAll
+    static void generate() throws Exception {
+        persons = DatagenCommand.generate(data.resolve("persons-3000.xml"), 3000, SEED, INVALID);
+    }
+
+    private static long invalidCount(long records) {
+        long n = 0;
+        for (long i = 0; i < records; i++) {
+            n += DatagenCommand.isInvalid(i, SEED, INVALID) ? 1 : 0;
+        }
+        return n;
+    }
+
+    private static Set<Long> indexes(List<ConsumerRecord<byte[], byte[]>> records) {
+        Set<Long> seen = new HashSet<>();
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            assertThat(seen.add(header(r, MessageHeaders.RECORD_INDEX))).as("record index published once").isTrue();
+        }
+        return seen;
+    }
+
+    @Test
+    void aDroppedFileIsPublishedOnceWithDeadLettersStatusEventsAndAReport() throws Exception {
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox);
+        long invalid = invalidCount(3000);
+        assertThat(invalid).isPositive();
+        try (WorkerHarness.Running w = h.start()) {
+            h.drop(persons, "batch-1.xml");
+            await("batch-1.xml in done/", WAIT, () -> Files.exists(h.done("batch-1.xml")));
+        }
+        Set<Long> published = indexes(h.records());
+        assertThat(published).hasSize((int) (3000 - invalid));
+        for (long i = 0; i < 3000; i++) {
+            assertThat(published.contains(i)).as("record %d published iff valid", i)
+                    .isEqualTo(!DatagenCommand.isInvalid(i, SEED, INVALID));
+        }
+        List<JsonNode> dead = h.deadLetters();
+        assertThat(dead).hasSize((int) invalid);
+        JsonNode first = dead.get(0);
+        assertThat(first.get("file").asText()).isEqualTo("batch-1.xml");
+        assertThat(DatagenCommand.isInvalid(first.get("recordIndex").asLong(), SEED, INVALID)).isTrue();
+        assertThat(first.get("position").get("line").asInt()).isPositive();
+        assertThat(first.get("error").asText()).startsWith("record does not bind");
+        assertThat(first.get("rawXml").asText()).startsWith("<person").endsWith("</person>");
+        byte[] bytes = Files.readAllBytes(h.done("batch-1.xml"));
+        String atOffset = new String(bytes, (int) first.get("byteOffset").asLong(), first.get("byteLength").asInt(),
+                StandardCharsets.UTF_8);
+        assertThat(atOffset).isEqualTo(first.get("rawXml").asText());
+
+        List<JsonNode> status = h.status();
+        assertThat(status).extracting(s -> s.get("event").asText()).containsExactly("started", "completed");
+        JsonNode completed = status.get(1);
+        assertThat(completed.get("records").asLong()).isEqualTo(3000 - invalid);
+        assertThat(completed.get("deadLetters").asLong()).isEqualTo(invalid);
+        assertThat(completed.get("sha256").asText()).hasSize(64);
+
+        JsonNode report = report(h.done("batch-1.xml"));
+        assertThat(report.get("outcome").asText()).isEqualTo("completed");
+        assertThat(report.get("records").asLong()).isEqualTo(3000 - invalid);
+        assertThat(report.get("deadLetters").asLong()).isEqualTo(invalid);
+        assertThat(report.get("pages").asLong()).isEqualTo((3000 - invalid + 99) / 100);
+        assertThat(report.get("bytes").asLong()).isEqualTo(Files.size(persons));
+        assertThat(Files.list(inbox.resolve("processing")).flatMap(WorkerIT::listQuietly).toList()).isEmpty();
+    }
+
+    private static java.util.stream.Stream<Path> listQuietly(Path dir) {
+        try {
+            return Files.list(dir);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void theSameContentDroppedAgainPublishesNothingAndAChangedFileUnderAnOldNameIsNew() throws Exception {
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox);
+        Path changed = data.resolve("changed.xml");
+        try (WorkerHarness.Running w = h.start()) {
+            h.drop(persons, "a.xml");
+            await("a.xml done", WAIT, () -> Files.exists(h.done("a.xml")));
+            h.drop(persons, "a-again.xml");
+            await("a-again.xml done", WAIT, () -> Files.exists(h.done("a-again.xml")));
+            Files.writeString(changed, Files.readString(persons).replace("</persons>", "<!-- one more comment --></persons>"));
+            h.drop(changed, "a.xml");
+            await("the changed a.xml done", WAIT, () -> {
+                try (var s = Files.list(h.done("a.xml").getParent())) {
+                    return s.filter(p -> p.getFileName().toString().startsWith("a.xml.") && !p.toString().endsWith(".json"))
+                            .count() == 1;
+                } catch (java.io.IOException e) {
+                    return false;
+                }
+            });
+        }
+        assertThat(report(h.done("a-again.xml")).get("outcome").asText()).isEqualTo("already_ingested");
+        long valid = 3000 - invalidCount(3000);
+        // Twice: the original and the changed file, which is a new file; the duplicate added nothing.
+        assertThat(h.records()).hasSize((int) (2 * valid));
+        assertThat(h.status()).extracting(s -> s.get("event").asText())
+                .containsExactly("started", "completed", "started", "completed");
+        assertThat(h.status().get(0).get("fileId").asText()).isNotEqualTo(h.status().get(2).get("fileId").asText());
+    }
+
+    @Test
+    void aFileChangedBetweenACrashAndTheRestartIsRefused() throws Exception {
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox);
+        String id = h.settings.get("worker.id");
+        Path processing = Files.createDirectories(inbox.resolve("processing").resolve(id));
+        Files.copy(persons, processing.resolve("crashed.xml"));
+        // What a worker that died mid-file leaves: the file, and the identity it began with.
+        Files.writeString(processing.resolve(".crashed.xml.fileid"), "0".repeat(64));
+        try (WorkerHarness.Running w = h.start()) {
+            await("crashed.xml in failed/", WAIT, () -> Files.exists(h.failed("crashed.xml")));
+        }
+        JsonNode report = report(h.failed("crashed.xml"));
+        assertThat(report.get("outcome").asText()).isEqualTo("refused");
+        assertThat(report.get("error").get("reason").asText()).contains("changed since its ingestion began",
+                "0".repeat(64));
+        assertThat(h.records()).isEmpty();
+    }
+
+    @Test
+    void aFileThatBreaksOffMidwayCommitsWhatCameBeforeFailsAndTheWorkerGoesOn() throws Exception {
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox);
+        String text = Files.readString(persons);
+        int cut = text.indexOf("<person", text.length() / 2) + 25;
+        Path broken = Files.writeString(data.resolve("broken.xml"), text.substring(0, cut) + "<oops></persons>\n");
+        try (WorkerHarness.Running w = h.start()) {
+            h.drop(broken, "broken.xml");
+            h.drop(persons, "good.xml");
+            await("good.xml done", WAIT, () -> Files.exists(h.done("good.xml")));
+            await("broken.xml failed", WAIT, () -> Files.exists(h.failed("broken.xml")));
+        }
+        JsonNode report = report(h.failed("broken.xml"));
+        assertThat(report.get("outcome").asText()).isEqualTo("failed");
+        JsonNode error = report.get("error");
+        assertThat(error.get("line").asInt()).isPositive();
+        assertThat(error.get("message").asText()).contains("broken.xml", "record index");
+        long before = error.get("recordIndex").asLong();
+        List<JsonNode> status = h.status();
+        JsonNode failed = status.stream().filter(s -> s.get("event").asText().equals("failed")).findFirst().orElseThrow();
+        assertThat(failed.get("file").asText()).isEqualTo("broken.xml");
+        assertThat(failed.get("position").get("recordIndex").asLong()).isEqualTo(before);
+        long brokenRecords = h.records().stream()
+                .filter(r -> new String(r.headers().lastHeader(MessageHeaders.FILE).value(), StandardCharsets.UTF_8)
+                        .equals("broken.xml")).count();
+        long validBefore = 0;
+        for (long i = 0; i < before; i++) {
+            validBefore += DatagenCommand.isInvalid(i, SEED, INVALID) ? 0 : 1;
+        }
+        assertThat(brokenRecords).isEqualTo(validBefore);
+        assertThat(report(h.done("good.xml")).get("outcome").asText()).isEqualTo("completed");
+    }
+
+    @Test
+    void aStoppedWorkerLeavesTheFileInProcessingAndTheNextOneFinishesItExactlyOnce() throws Exception {
+        Path big = DatagenCommand.generate(data.resolve("persons-20k.xml"), 20_000, 5, 0.0);
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "page.max.records", "50");
+        String id = h.settings.get("worker.id");
+        try (WorkerHarness.Running w = h.start()) {
+            h.drop(big, "big.xml");
+            await("some pages committed", WAIT, () -> w.worker().metrics().scrape()
+                    .matches("(?s).*xmlingest_records_total [1-9][0-9]{2,}.*"));
+        }
+        assertThat(inbox.resolve("processing").resolve(id).resolve("big.xml")).exists();
+        assertThat(h.done("big.xml")).doesNotExist();
+        long firstRun = h.records().size();
+        assertThat(firstRun).isBetween(1L, 19_999L);
+        try (WorkerHarness.Running w = h.start()) {
+            await("big.xml done", WAIT, () -> Files.exists(h.done("big.xml")));
+        }
+        assertThat(indexes(h.records())).hasSize(20_000);
+        assertThat(h.status()).extracting(s -> s.get("event").asText()).containsExactly("started", "completed");
+        assertThat(report(h.done("big.xml")).get("records").asLong()).isEqualTo(20_000);
+    }
+
+    @Test
+    void healthAndMetricsAreServedOverHttp() throws Exception {
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox);
+        HttpClient client = HttpClient.newHttpClient();
+        try (WorkerHarness.Running w = h.start();
+             HttpEndpoints http = HttpEndpoints.start("127.0.0.1", 0, w.worker().metrics(), w.worker()::health)) {
+            h.drop(persons, "m.xml");
+            await("m.xml done", WAIT, () -> Files.exists(h.done("m.xml")));
+            HttpResponse<String> health = client.send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + http.port() + "/health")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(health.statusCode()).isEqualTo(200);
+            assertThat(health.body()).contains("\"kafka\":\"UP\"");
+            String metrics = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port() + "/metrics"))
+                    .build(), HttpResponse.BodyHandlers.ofString()).body();
+            long valid = 3000 - invalidCount(3000);
+            assertThat(metrics).contains("xmlingest_records_total " + valid, "xmlingest_dead_letters_total " + (3000 - valid),
+                    "xmlingest_files_total{outcome=\"completed\"} 1", "xmlingest_phase_seconds_total{phase=\"bind\"}",
+                    "xmlingest_kafka_up 1", "xmlingest_bytes_read_total " + Files.size(persons));
+        }
+    }
+
+    @Test
+    void anInvalidSettingStopsStartUpNamingIt() {
+        int exit = Main.run("worker", "--inbox", inbox.toString(), "--topic", "t", "-s", "inbox.poll.interval.ms=0");
+        assertThat(exit).isEqualTo(2);
+        assertThat(Main.run("worker", "--topic", "t", "--bootstrap-servers", "127.0.0.1:1")).isEqualTo(2);
+    }
+}
