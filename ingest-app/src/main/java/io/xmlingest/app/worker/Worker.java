@@ -152,6 +152,20 @@ public final class Worker implements Runnable {
             return;
         }
         Checkpoint from = session.checkpoints().find(fileId).orElse(null);
+        if (from != null && from.isFinished() && recorded.isPresent()) {
+            // This worker finished the file and died before moving it: only the move is left to do.
+            boolean completed = from.state() == FileState.COMPLETED;
+            LOG.info("{} was {} before a restart; moving it", name, completed ? "completed" : "failed");
+            String report = FileReport.of(completed ? "completed" : "failed", name, fileId, size, from, 0, null,
+                    completed ? null : from.reason());
+            if (completed) {
+                inbox.toDone(claimed, fileId, report);
+            } else {
+                inbox.toFailed(claimed, fileId, report);
+            }
+            metrics.end(completed ? "completed" : "failed");
+            return;
+        }
         if (from != null && from.state() == FileState.COMPLETED) {
             LOG.info("{} is already ingested (file id {}, {} records): nothing published", name, fileId, from.records());
             inbox.toDone(claimed, fileId, FileReport.of("already_ingested", name, fileId, size, from, 0, null,

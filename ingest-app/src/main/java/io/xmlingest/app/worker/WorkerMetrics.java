@@ -31,7 +31,7 @@ final class WorkerMetrics implements IngestListener {
     private final Counter bytes = registry.counter("xmlingest_bytes_read_total", "Bytes of input files read.");
     private final Counter commits = registry.counter("xmlingest_transactions_total", "Kafka transactions committed.");
     private final LabeledCounter files = registry.counter("xmlingest_files_total",
-            "Files finished, by outcome: completed, failed, already_ingested, refused.", "outcome");
+            "Runs over files ended, by outcome: completed, failed, already_ingested, refused, stopped (left for the next start).", "outcome");
     private final LabeledCounter phases = registry.counter("xmlingest_phase_seconds_total",
             "Time spent per phase: identify (hashing), scan, bind, serialize, publish (commit).", "phase");
     private final Counter kafkaFailures = registry.counter("xmlingest_kafka_failures_total",

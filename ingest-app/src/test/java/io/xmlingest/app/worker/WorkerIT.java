@@ -237,6 +237,43 @@ class WorkerIT {
         }
     }
 
+    /** Issue 4's end-to-end case: attacks dropped into a running worker fail fast with the reason, and it goes on. */
+    @Test
+    void hostileFilesEndInFailedWithTheReasonAndTheWorkerGoesOnToTheNextFile() throws Exception {
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox);
+        StringBuilder dtd = new StringBuilder("<!DOCTYPE persons [<!ENTITY lol \"lol\">");
+        dtd.append("<!ENTITY lol1 \"").append("&lol;".repeat(10)).append("\">");
+        for (int i = 2; i <= 9; i++) {
+            dtd.append("<!ENTITY lol").append(i).append(" \"").append(("&lol" + (i - 1) + ";").repeat(10)).append("\">");
+        }
+        String first = Files.readString(persons).replaceFirst("(?s)<persons .*", "");
+        String body = Files.readString(persons).substring(first.length());
+        Path secret = Files.writeString(data.resolve("secret.txt"), "do not read me");
+        Path laughs = Files.writeString(data.resolve("laughs.xml"), first + dtd + "]>\n"
+                + body.replaceFirst("<firstName>[^<]*</firstName>", "<firstName>&lol9;</firstName>"));
+        Path external = Files.writeString(data.resolve("external.xml"), first + "<!DOCTYPE persons [<!ENTITY x SYSTEM \""
+                + secret.toUri() + "\">]>\n" + body.replaceFirst("<firstName>[^<]*</firstName>", "<firstName>&x;</firstName>"));
+        try (WorkerHarness.Running w = h.start()) {
+            for (Path attack : List.of(laughs, external)) {
+                String name = attack.getFileName().toString();
+                long dropped = System.nanoTime();
+                h.drop(attack, name);
+                await(name + " in failed/", WAIT, () -> Files.exists(h.failed(name)));
+                System.out.printf("%s ended in failed/ %d ms after it was dropped%n", name,
+                        (System.nanoTime() - dropped) / 1_000_000);
+            }
+            h.drop(persons, "good.xml");
+            await("good.xml done", WAIT, () -> Files.exists(h.done("good.xml")));
+        }
+        assertThat(report(h.failed("laughs.xml")).get("error").get("reason").asText()).contains("&lol9;");
+        assertThat(report(h.failed("external.xml")).get("error").get("reason").asText()).contains("&x;");
+        assertThat(h.records()).allSatisfy(r -> assertThat(new String(r.value(), StandardCharsets.UTF_8))
+                .doesNotContain("do not read me", "lollol"));
+        assertThat(h.records()).hasSize((int) (3000 - invalidCount(3000)));
+        assertThat(h.status()).extracting(s -> s.get("event").asText())
+                .containsExactly("started", "failed", "started", "failed", "started", "completed");
+    }
+
     @Test
     void anInvalidSettingStopsStartUpNamingIt() {
         int exit = Main.run("worker", "--inbox", inbox.toString(), "--topic", "t", "-s", "inbox.poll.interval.ms=0");
