@@ -237,6 +237,38 @@ class WorkerIT {
         }
     }
 
+    @Test
+    void twoWorkersOnOneInboxTakeEachFileOnce() throws Exception {
+        WorkerHarness a = new WorkerHarness(TestBroker.bootstrapServers(), inbox);
+        WorkerHarness b = new WorkerHarness(TestBroker.bootstrapServers(), inbox);
+        // Same topics, their own ids: what two replicas of one deployment would be.
+        b.settings.put("topic", a.topic);
+        b.settings.put("worker.id", a.settings.get("worker.id") + "-b");
+        String text = Files.readString(persons);
+        int files = 6;
+        try (WorkerHarness.Running wa = a.start(); WorkerHarness.Running wb = b.start()) {
+            await("both workers ready", WAIT, () -> wa.worker().health().ready() && wb.worker().health().ready());
+            for (int i = 0; i < files; i++) {
+                // Distinct content per file, so each is a file of its own.
+                Path f = Files.writeString(data.resolve("shared-" + i + ".xml"), text + "<!-- " + i + " -->\n");
+                a.drop(f, "shared-" + i + ".xml");
+            }
+            await("all files done", WAIT, () -> {
+                try (var s = Files.list(inbox.resolve("done"))) {
+                    return s.filter(p -> !p.toString().endsWith(".json")).count() == files;
+                } catch (java.io.IOException e) {
+                    return false;
+                }
+            });
+        }
+        long valid = 3000 - invalidCount(3000);
+        assertThat(a.records()).hasSize((int) (files * valid));
+        List<JsonNode> status = a.status();
+        assertThat(status.stream().filter(s -> s.get("event").asText().equals("completed")).count()).isEqualTo(files);
+        assertThat(status.stream().map(s -> s.get("worker").asText()).distinct().count())
+                .as("both workers took files").isEqualTo(2);
+    }
+
     /** Issue 4's end-to-end case: attacks dropped into a running worker fail fast with the reason, and it goes on. */
     @Test
     void hostileFilesEndInFailedWithTheReasonAndTheWorkerGoesOnToTheNextFile() throws Exception {
