@@ -151,6 +151,8 @@ public final class Worker implements Runnable {
                     null, "refused");
             return;
         }
+        // Another worker may have ingested this content since this one last looked.
+        session.checkpoints().refresh();
         Checkpoint from = session.checkpoints().find(fileId).orElse(null);
         if (from != null && from.isFinished() && recorded.isPresent()) {
             // This worker finished the file and died before moving it: only the move is left to do.
@@ -184,8 +186,15 @@ public final class Worker implements Runnable {
                     from.nextRecordIndex(), resumeAt, from.records());
         }
         metrics.begin(name, from, resumeAt);
-        FileOutcome outcome = ingestion.ingest(new FileJob(claimed, name, fileId, size, from), session.publisher(), metrics,
-                this::stopping);
+        FileOutcome outcome;
+        try {
+            outcome = ingestion.ingest(new FileJob(claimed, name, fileId, size, from), session.publisher(), metrics,
+                    this::stopping);
+        } catch (FileFailedException e) {
+            // Not even the failure could be committed; the file's last checkpoint still says where it stands.
+            finishFailed(claimed, name, fileId, size, session.checkpoints().find(fileId).orElse(from), e, null, "failed");
+            return;
+        }
         session.checkpoints().committed(outcome.checkpoint());
         Checkpoint c = outcome.checkpoint();
         switch (outcome.ending()) {

@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The worker as users run it, a child process of the shaded jar, killed with SIGKILL at random
  * moments (starting up, hashing, in the middle of a transaction, between pages) over and over
- * until its file completes. A read_committed consumer must then find every record exactly once
+ * until its file completes, and once stopped with SIGTERM mid-file. A read_committed consumer must then find every record exactly once
  * and exactly one completed event.
  */
 class WorkerFaultInjectionIT {
@@ -50,6 +50,7 @@ class WorkerFaultInjectionIT {
         List<Long> committedAtKill = new ArrayList<>();
         int kills = 0;
         int runs = 0;
+        boolean terminated = false;
         while (!Files.exists(h.done("persons.xml"))) {
             assertThat(runs++).as("worker runs").isLessThan(40);
             Path log = dir.resolve("worker-" + runs + ".log");
@@ -57,11 +58,21 @@ class WorkerFaultInjectionIT {
             if (kills < KILLS) {
                 // Half the kills land at any moment from start-up on; the rest while records are being committed.
                 long delay = random.nextBoolean() ? random.nextInt(3000) : -1;
-                if (delay < 0) {
+                boolean ingesting = delay < 0;
+                if (ingesting) {
                     awaitLine(log, worker, "ingesting persons.xml|resuming persons.xml");
                     delay = 100 + random.nextInt(600);
                 }
                 Thread.sleep(delay);
+                if (ingesting && !terminated && kills >= KILLS / 2 && worker.isAlive()
+                        && !Files.exists(h.done("persons.xml"))) {
+                    // Once, a graceful stop mid-file instead: SIGTERM, the page in hand committed, a prompt exit.
+                    worker.destroy();
+                    assertThat(worker.waitFor(60, TimeUnit.SECONDS)).as("exits after SIGTERM").isTrue();
+                    assertThat(Files.readString(log)).contains("on request; the next start resumes it there");
+                    terminated = true;
+                    continue;
+                }
                 if (worker.isAlive() && !Files.exists(h.done("persons.xml"))) {
                     worker.destroyForcibly(); // SIGKILL
                     assertThat(worker.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -74,6 +85,7 @@ class WorkerFaultInjectionIT {
             awaitDone(h, worker, log);
         }
         assertThat(kills).as("SIGKILLs before the file completed").isGreaterThanOrEqualTo(KILLS);
+        assertThat(terminated).as("one SIGTERM mid-file").isTrue();
         List<ConsumerRecord<byte[], byte[]>> records = h.records();
         Set<Long> seen = new HashSet<>();
         for (ConsumerRecord<byte[], byte[]> r : records) {

@@ -83,6 +83,7 @@ public final class TransactionalIngestion {
         final List<Envelope> extras = new ArrayList<>();
         final long started = System.nanoTime();
         RecordSplitter splitter;
+        boolean startedCommitted;
         Checkpoint last;
         ResumePoint lastStart;
         long handled;
@@ -105,6 +106,7 @@ public final class TransactionalIngestion {
             this.last = job.from() != null ? job.from()
                     : new Checkpoint(job.fileId(), job.name(), FileState.IN_PROGRESS, 0, null, 0, 0, 0, null);
             this.handled = last.nextRecordIndex();
+            this.startedCommitted = job.from() != null;
             this.pages = new PageAssembler(job.name(), job.fileId(), pagePolicy, last.pages());
             this.bind0 = converter.bindNanos;
             this.serialize0 = converter.serializeNanos;
@@ -140,7 +142,20 @@ public final class TransactionalIngestion {
             } catch (FileFailedException e) {
                 // The records before the fault are valid and are published; the fault is reported with them.
                 pages.finish().ifPresent(closedPages::add);
-                commit(FileState.FAILED, lastStart, handled, e);
+                try {
+                    commit(FileState.FAILED, lastStart, handled, e);
+                } catch (FileFailedException refused) {
+                    // Kafka refused part of the batch (a record over the topic's own size limit): commit the
+                    // failure alone, pointing where the last commit left off, so a retry publishes what was refused.
+                    closedPages.clear();
+                    extras.clear();
+                    pendingDeadLetters = 0;
+                    if (!startedCommitted) {
+                        extras.add(messages.started(job.bytes()));
+                    }
+                    commit(FileState.FAILED, null, last.nextRecordIndex(), refused);
+                    return outcome(FileOutcome.Ending.FAILED, refused);
+                }
                 return outcome(FileOutcome.Ending.FAILED, e);
             } finally {
                 if (splitter != null) {
@@ -217,6 +232,7 @@ public final class TransactionalIngestion {
             publish += System.nanoTime() - t0;
             closedPages.clear();
             extras.clear();
+            startedCommitted = true;
             pendingRecords -= recordsInPages;
             pendingDeadLetters = 0;
             last = checkpoint;

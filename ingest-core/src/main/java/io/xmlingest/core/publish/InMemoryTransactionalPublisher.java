@@ -1,11 +1,14 @@
 package io.xmlingest.core.publish;
 
+import io.xmlingest.core.error.ErrorLocation;
+import io.xmlingest.core.error.FileFailedException;
 import io.xmlingest.core.error.RetriableIngestException;
 import io.xmlingest.core.page.OutgoingRecord;
 import io.xmlingest.core.page.Page;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntPredicate;
+import java.util.function.LongPredicate;
 
 /**
  * Commits into lists: for tests of what a pipeline commits, and when. A predicate on the commit
@@ -16,6 +19,7 @@ public final class InMemoryTransactionalPublisher implements TransactionalPublis
     private final List<OutgoingRecord> records = new ArrayList<>();
     private final List<Envelope> envelopes = new ArrayList<>();
     private final IntPredicate failCommit;
+    private LongPredicate refused = i -> false;
     private int commits;
 
     public InMemoryTransactionalPublisher() {
@@ -32,8 +36,22 @@ public final class InMemoryTransactionalPublisher implements TransactionalPublis
         if (failCommit.test(commits++)) {
             throw new RetriableIngestException("simulated loss of the broker at commit " + (commits - 1), null, null, null);
         }
+        for (Page p : pages) {
+            for (OutgoingRecord r : p.records()) {
+                if (refused.test(r.index())) {
+                    throw new FileFailedException("record refused by the broker (simulated)",
+                            ErrorLocation.ofFile(p.fileName()).withRecordIndex(r.index()), null, null);
+                }
+            }
+        }
         pages.forEach(p -> records.addAll(p.records()));
         envelopes.addAll(with);
+    }
+
+    /** Makes every commit holding a record whose index matches fail as Kafka fails a record it can never take. */
+    public InMemoryTransactionalPublisher refusing(LongPredicate recordIndex) {
+        this.refused = recordIndex;
+        return this;
     }
 
     public List<OutgoingRecord> records() {

@@ -209,6 +209,25 @@ class TransactionalIngestionTest {
     }
 
     @Test
+    void aRecordKafkaRefusesFailsTheFileAtTheLastCommitSoARetryLosesNothing() throws Exception {
+        Path f = file("refused.xml", records(20));
+        InMemoryTransactionalPublisher publisher = new InMemoryTransactionalPublisher().refusing(i -> i == 8);
+        TransactionalIngestion ingestion = ingestion(config());
+        FileOutcome out = ingestion.ingest(job(f, null), publisher, IngestListener.NONE, () -> false);
+        assertThat(out.ending()).isEqualTo(FileOutcome.Ending.FAILED);
+        assertThat(out.failure().getMessage()).contains("refused", "record index 8");
+        // Pages of records 0-2 and 4-6 are committed; the page holding record 8 is not, nor claimed to be.
+        assertThat(publisher.records()).extracting(OutgoingRecord::index).containsExactly(0L, 1L, 2L, 4L, 5L, 6L);
+        assertThat(out.checkpoint().nextRecordIndex()).isEqualTo(7);
+        assertThat(events(publisher)).containsExactly("started", "failed");
+        InMemoryTransactionalPublisher retry = new InMemoryTransactionalPublisher();
+        FileOutcome again = ingestion.ingest(job(f, out.checkpoint()), retry, IngestListener.NONE, () -> false);
+        assertThat(again.ending()).isEqualTo(FileOutcome.Ending.COMPLETED);
+        assertThat(retry.records()).extracting(OutgoingRecord::index).startsWith(7L, 8L, 9L).doesNotContain(10L);
+        assertThat(again.checkpoint().records()).isEqualTo(20 - 3);
+    }
+
+    @Test
     void tooManyDeadLettersFailTheFileWithTheSettingNamed() throws Exception {
         Path f = file("bad.xml", records(30));
         InMemoryTransactionalPublisher publisher = new InMemoryTransactionalPublisher();
