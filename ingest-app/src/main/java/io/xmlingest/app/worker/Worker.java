@@ -50,6 +50,7 @@ public final class Worker implements Runnable {
 
     private volatile KafkaSession session;
     private volatile String kafkaProblem = "not connected yet";
+    private volatile String commitTrouble;
     private volatile String fatal;
 
     public Worker(IngestConfig config, IngestionPipeline.RecordModel model, Path inboxDir, String workerId) {
@@ -59,7 +60,7 @@ public final class Worker implements Runnable {
         this.inbox = new Inbox(inboxDir, workerId, config.get(AppSettings.INBOX_SETTLE_MS), Clock.systemUTC());
         this.pollMillis = config.get(AppSettings.INBOX_POLL_MS);
         this.maxBackoffMillis = config.get(AppSettings.RETRY_MAX_BACKOFF_MS);
-        this.metrics = new WorkerMetrics(config.get(AppSettings.PROGRESS_INTERVAL_MS), () -> session != null);
+        this.metrics = new WorkerMetrics(config.get(AppSettings.PROGRESS_INTERVAL_MS), () -> session != null && commitTrouble == null);
     }
 
     public io.xmlingest.app.http.Metrics metrics() {
@@ -68,11 +69,13 @@ public final class Worker implements Runnable {
 
     public Health health() {
         Map<String, String> checks = new LinkedHashMap<>();
-        checks.put("kafka", session != null ? "UP" : "DOWN: " + kafkaProblem);
+        String trouble = commitTrouble;
+        boolean kafkaUp = session != null && trouble == null;
+        checks.put("kafka", kafkaUp ? "UP" : "DOWN: " + (session == null ? kafkaProblem : trouble));
         checks.put("inbox", Files.isDirectory(inbox.dir()) ? "UP" : "DOWN: " + inbox.dir() + " is not a directory");
         checks.put("worker", fatal == null ? "UP" : "DOWN: " + fatal);
         boolean live = fatal == null && stopped.getCount() > 0;
-        return new Health(live, live && session != null && Files.isDirectory(inbox.dir()), checks);
+        return new Health(live, live && kafkaUp && Files.isDirectory(inbox.dir()), checks);
     }
 
     /** Asks the worker to stop: it takes no new file and stops the one in hand at its next commit. */
@@ -98,7 +101,8 @@ public final class Worker implements Runnable {
             while (!stopping()) {
                 try {
                     if (session == null) {
-                        session = KafkaSession.open(config, ingestion.topics(), "xmlingest-" + workerId);
+                        session = KafkaSession.open(config, ingestion.topics(), "xmlingest-" + workerId,
+                                this::stopping, this::commitTrouble);
                         LOG.info("connected to Kafka; checkpoints read");
                     }
                     Optional<Path> next = inbox.unfinished().stream().findFirst().or(inbox::claimNext);
@@ -239,9 +243,18 @@ public final class Worker implements Runnable {
         }
     }
 
+    private void commitTrouble(String trouble) {
+        if (trouble != null && commitTrouble == null) {
+            metrics.kafkaLost();
+            LOG.warn("Kafka is unavailable: {}; retrying the commit", trouble);
+        }
+        commitTrouble = trouble;
+    }
+
     private void closeSession() {
         KafkaSession s = session;
         session = null;
+        commitTrouble = null;
         if (s != null) {
             try {
                 s.close();

@@ -35,7 +35,7 @@ final class WorkerMetrics implements IngestListener {
     private final LabeledCounter phases = registry.counter("xmlingest_phase_seconds_total",
             "Time spent per phase: identify (hashing), scan, bind, serialize, publish (commit).", "phase");
     private final Counter kafkaFailures = registry.counter("xmlingest_kafka_failures_total",
-            "Times the worker lost Kafka and backed off.");
+            "Times the worker lost Kafka: a commit had to be retried, or the session reopened.");
     private final Map<String, Double> progress = new ConcurrentHashMap<>();
     private final long progressIntervalNanos;
 

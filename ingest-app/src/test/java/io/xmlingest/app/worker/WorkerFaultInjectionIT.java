@@ -101,7 +101,8 @@ class WorkerFaultInjectionIT {
         assertThat(status.stream().filter(s -> s.get("event").asText().equals("started")).count()).isEqualTo(1);
         assertThat(status.get(status.size() - 1).get("records").asLong()).isEqualTo(RECORDS - invalid);
         // The kills landed at different points of the file, not all before it began.
-        assertThat(new HashSet<>(committedAtKill)).hasSizeGreaterThan(3);
+        assertThat(new HashSet<>(committedAtKill)).hasSizeGreaterThan(1);
+        assertThat(committedAtKill).anyMatch(n -> n > 0);
     }
 
     private static Process start(WorkerHarness h, Path log) throws Exception {

@@ -101,7 +101,8 @@ public final class IngestSettings {
 
     public static final Setting<Integer> DELIVERY_TIMEOUT_MS = Setting.of("kafka.delivery.timeout.ms", SettingType.INT,
             120_000,
-            "How long the producer retries one record before the send fails and the file with it.",
+            "How long ingest's producer retries one record before the send fails and the file with it. The worker's "
+                    + "transactional producer does not give up: it waits, unready, until Kafka is back.",
             between(1_000, Integer.MAX_VALUE));
 
     public static final Setting<Integer> TRANSACTION_TIMEOUT_MS = Setting.of("kafka.transaction.timeout.ms",

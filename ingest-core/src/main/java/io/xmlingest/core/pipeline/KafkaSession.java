@@ -12,6 +12,8 @@ import io.xmlingest.core.publish.TopicNames;
 import io.xmlingest.core.publish.TransactionalPublisher;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.KafkaException;
@@ -32,8 +34,13 @@ public final class KafkaSession implements AutoCloseable {
         this.checkpoints = checkpoints;
     }
 
-    /** @throws RetriableIngestException when Kafka cannot be reached; try again later */
-    public static KafkaSession open(IngestConfig config, TopicNames topics, String transactionalId) {
+    /**
+     * @param giveUp  true when a commit waiting for Kafka should stop waiting (the worker is stopping)
+     * @param trouble told why commits are being retried while Kafka is away, and null when they succeed again
+     * @throws RetriableIngestException when Kafka cannot be reached; try again later
+     */
+    public static KafkaSession open(IngestConfig config, TopicNames topics, String transactionalId,
+                                    BooleanSupplier giveUp, Consumer<String> trouble) {
         Duration timeout = Duration.ofMillis(config.get(IngestSettings.TOPIC_READY_TIMEOUT_MS));
         KafkaProducer<byte[], byte[]> producer = null;
         KafkaCheckpointStore store = null;
@@ -51,7 +58,7 @@ public final class KafkaSession implements AutoCloseable {
             producer.initTransactions();
             store = new KafkaCheckpointStore(KafkaClientSettings.consumer(config), topics.checkpoints(), timeout);
             store.refresh();
-            return new KafkaSession(new KafkaTransactionalPublisher(producer, topics.records()), store);
+            return new KafkaSession(new KafkaTransactionalPublisher(producer, topics.records(), giveUp, trouble), store);
         } catch (KafkaException | RetriableIngestException e) {
             if (store != null) {
                 store.close();

@@ -53,6 +53,9 @@ public final class KafkaClientSettings {
         p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
         p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, timeout);
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Math.min(timeout, 30_000));
+        // A batch never expires: it stays in its transaction until Kafka takes it or the transaction
+        // is aborted, rather than failing the transaction and leaving its fate to a new producer.
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.MAX_VALUE);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "xmlingest-" + transactionalId);
         return p;
     }

@@ -12,10 +12,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 
@@ -29,12 +32,21 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
 
     private final Producer<byte[], byte[]> producer;
     private final String recordTopic;
+    private final BooleanSupplier giveUp;
+    private final Consumer<String> trouble;
     private boolean spent;
 
-    /** @param producer a transactional producer whose transactions are initialised */
-    public KafkaTransactionalPublisher(Producer<byte[], byte[]> producer, String recordTopic) {
+    /**
+     * @param producer          a transactional producer whose transactions are initialised
+     * @param giveUp            checked between attempts at a commit that timed out: true stops retrying
+     * @param trouble           told why a commit is being retried, and null once it succeeds
+     */
+    public KafkaTransactionalPublisher(Producer<byte[], byte[]> producer, String recordTopic, BooleanSupplier giveUp,
+                                       Consumer<String> trouble) {
         this.producer = producer;
         this.recordTopic = recordTopic;
+        this.giveUp = giveUp;
+        this.trouble = trouble;
     }
 
     @Override
@@ -58,7 +70,7 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
                 producer.send(new ProducerRecord<>(e.topic(), null, null, e.key(), e.value(), headers),
                         (m, error) -> failed.compareAndSet(null, error));
             }
-            producer.commitTransaction();
+            commitWithRetry();
         } catch (KafkaException e) {
             Exception cause = failed.get() != null ? failed.get() : e;
             if (cause instanceof RecordTooLargeException && failedRecord[0] != null) {
@@ -70,6 +82,27 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
             }
             spent = true;
             throw new RetriableIngestException("committing to Kafka failed: " + cause, null, null, cause);
+        }
+    }
+
+    /**
+     * A commit that timed out may still complete, so it is retried on the same producer, as
+     * Kafka documents, for as long as Kafka is away (the producer's batches never expire either).
+     * Giving up on the producer and opening a new one instead was seen, after a broker restart, to
+     * leave a batch of the abandoned transaction to be committed by its successor: a page twice.
+     */
+    private void commitWithRetry() {
+        while (true) {
+            try {
+                producer.commitTransaction();
+                trouble.accept(null);
+                return;
+            } catch (TimeoutException e) {
+                if (giveUp.getAsBoolean()) {
+                    throw e;
+                }
+                trouble.accept("a commit is waiting for Kafka: " + e.getMessage());
+            }
         }
     }
 
@@ -101,8 +134,12 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
         }
     }
 
+    /**
+     * Waits a while for requests in flight even when this publisher failed: a request of an
+     * abandoned transaction should be answered or refused before a successor begins its own.
+     */
     @Override
     public void close() {
-        producer.close(spent ? Duration.ZERO : Duration.ofSeconds(10));
+        producer.close(Duration.ofSeconds(10));
     }
 }
