@@ -128,6 +128,9 @@ public final class TransactionalIngestion {
                     SplitPosition pos = splitter.position();
                     ResumePoint here = splitter.resumePoint();
                     if (commitDue()) {
+                        // Everything before this record goes, the open page too: a page closed by its byte
+                        // bound leaves a record in the open page, and the checkpoint must not pass over it.
+                        pages.finish().ifPresent(closedPages::add);
                         commit(FileState.IN_PROGRESS, here, pos.recordIndex(), null);
                         if (stop.getAsBoolean()) {
                             return outcome(FileOutcome.Ending.STOPPED, null);
