@@ -110,19 +110,11 @@ public final class StaxRecordSplitter implements RecordSplitter {
 
     /** Reads a file from its start; {@code name} is what positions and errors call it. */
     public static StaxRecordSplitter open(Path path, String name, QName recordElement, XmlLimits limits) {
-        FileChannel channel = openChannel(path, name);
-        try {
-            XmlEncoding encoding = sniff(channel, name);
+        return onChannel(path, name, (channel, encoding) -> {
             channel.position(encoding.bomLength());
             ByteTrackingReader reader = new ByteTrackingReader(channel, encoding.bomLength(), encoding.charset(), name);
             return new StaxRecordSplitter(channel, new Decoded(reader, encoding.charset()), name, recordElement, limits);
-        } catch (IOException e) {
-            closeQuietly(channel);
-            throw new FileFailedException("cannot read: " + e.getMessage(), ErrorLocation.ofFile(name), null, e);
-        } catch (RuntimeException e) {
-            closeQuietly(channel);
-            throw e;
-        }
+        });
     }
 
     /**
@@ -133,9 +125,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
      */
     public static StaxRecordSplitter resume(Path path, String name, QName recordElement, XmlLimits limits,
                                             ResumePoint at, long nextIndex) {
-        FileChannel channel = openChannel(path, name);
-        try {
-            XmlEncoding encoding = sniff(channel, name);
+        return onChannel(path, name, (channel, encoding) -> {
             if (at.prologEnd() < encoding.bomLength() || at.byteOffset() < at.prologEnd() || at.byteOffset() > channel.size()) {
                 throw new FileFailedException("cannot resume at byte offset " + at.byteOffset() + " (prolog ends at "
                         + at.prologEnd() + ", the file has " + channel.size() + " bytes): the checkpoint is not of this file",
@@ -149,6 +139,18 @@ public final class StaxRecordSplitter implements RecordSplitter {
                     new LineShift(at.line(), at.column()));
             s.skip(nextIndex - at.recordIndex());
             return s;
+        });
+    }
+
+    private interface ChannelWork {
+        StaxRecordSplitter on(FileChannel channel, XmlEncoding encoding) throws IOException;
+    }
+
+    /** Opens the file, detects its encoding and runs {@code work}; the channel is closed if it fails. */
+    private static StaxRecordSplitter onChannel(Path path, String name, ChannelWork work) {
+        FileChannel channel = openChannel(path, name);
+        try {
+            return work.on(channel, sniff(channel, name));
         } catch (IOException e) {
             closeQuietly(channel);
             throw new FileFailedException("cannot read: " + e.getMessage(), ErrorLocation.ofFile(name), null, e);
