@@ -87,7 +87,6 @@ public final class TransactionalIngestion {
         Checkpoint last;
         ResumePoint lastStart;
         long handled;
-        long pendingRecords;
         long pendingDeadLetters;
         long scan;
         long publish;
@@ -190,7 +189,6 @@ public final class TransactionalIngestion {
             try {
                 OutgoingRecord message = converter.convert(splitter.record(), pos.recordIndex(), where, job.name(), job.fileId());
                 closedPages.addAll(pages.add(message));
-                pendingRecords++;
             } catch (RecordRejectedException e) {
                 listener.rejected(e);
                 RawRecord raw = splitter.raw(maxRawBytes);
@@ -236,7 +234,6 @@ public final class TransactionalIngestion {
             closedPages.clear();
             extras.clear();
             startedCommitted = true;
-            pendingRecords -= recordsInPages;
             pendingDeadLetters = 0;
             last = checkpoint;
             listener.committed(checkpoint, splitter == null ? 0 : splitter.bytesRead(), job.bytes(), spentSinceLast());
