@@ -15,34 +15,34 @@ final class RequiredValues {
 
     /** The path of the first missing required value (such as {@code address/city}), or null. */
     static String firstMissing(Object bean) {
-        return firstMissing(bean, "");
-    }
-
-    private static String firstMissing(Object bean, String prefix) {
+        // Runs on every record, so a path is only built for a value that is missing.
         for (JaxbProperty p : JaxbProperties.of(bean.getClass())) {
             Object value = p.get(bean);
-            String path = prefix + (p.kind() == JaxbProperty.Kind.ATTRIBUTE ? "@" : "") + p.name();
             if (value == null || (value instanceof Collection<?> c && c.isEmpty())) {
                 if (p.required()) {
-                    return path;
+                    return path(p);
                 }
                 continue;
             }
             if (value instanceof Collection<?> items) {
                 for (Object item : items) {
                     String missing = item != null && JaxbProperties.isBound(item.getClass())
-                            ? firstMissing(item, path + "/") : null;
+                            ? firstMissing(item) : null;
                     if (missing != null) {
-                        return missing;
+                        return path(p) + "/" + missing;
                     }
                 }
             } else if (JaxbProperties.isBound(value.getClass())) {
-                String missing = firstMissing(value, path + "/");
+                String missing = firstMissing(value);
                 if (missing != null) {
-                    return missing;
+                    return path(p) + "/" + missing;
                 }
             }
         }
         return null;
+    }
+
+    private static String path(JaxbProperty p) {
+        return (p.kind() == JaxbProperty.Kind.ATTRIBUTE ? "@" : "") + p.name();
     }
 }

@@ -75,6 +75,13 @@ public final class IngestSettings {
                     + "A single record larger than this forms a page of its own.",
             between(1024, 1L << 31));
 
+    public static final Setting<Integer> BIND_THREADS = Setting.of("bind.threads", SettingType.INT, 0,
+            "Threads that bind and serialize records while one thread reads the file and the caller publishes; "
+                    + "the worker hands records out in file order whatever the count. 0: one per available processor. "
+                    + "At most twice page.max.records records, holding about twice page.max.bytes of parsed events, "
+                    + "are between reading and publishing at any time.",
+            between(0, 256));
+
     public static final Setting<Integer> PUBLISH_MAX_PAGES_IN_FLIGHT = Setting.of("publish.max.pages.in.flight",
             SettingType.INT, 4,
             "Pages handed to Kafka but not yet acknowledged; reading waits when this many are outstanding, "
@@ -146,7 +153,7 @@ public final class IngestSettings {
     public static final List<Setting<?>> ALL = List.of(
             RECORD_ELEMENT, RECORD_CLASS, RECORD_KEY, RECORD_MAX_REJECTED,
             TOPIC, TOPIC_DEAD_LETTERS, TOPIC_STATUS, TOPIC_CHECKPOINTS, TOPIC_PARTITIONS, TOPIC_REPLICATION_FACTOR, TOPIC_READY_TIMEOUT_MS,
-            PAGE_MAX_RECORDS, PAGE_MAX_BYTES, PUBLISH_MAX_PAGES_IN_FLIGHT,
+            PAGE_MAX_RECORDS, PAGE_MAX_BYTES, BIND_THREADS, PUBLISH_MAX_PAGES_IN_FLIGHT,
             BOOTSTRAP_SERVERS, COMPRESSION, LINGER_MS, BATCH_SIZE, MAX_REQUEST_SIZE, DELIVERY_TIMEOUT_MS,
             TRANSACTION_TIMEOUT_MS,
             XML_MAX_DEPTH, XML_MAX_ATTRIBUTES, XML_MAX_ATTRIBUTE_SIZE, XML_MAX_TEXT_SIZE,

@@ -34,9 +34,17 @@ public final class JaxbProperties {
         return CACHE.get(type);
     }
 
+    // Asked for every value of every record: an annotation lookup each time was a tenth of serializing.
+    private static final ClassValue<Boolean> BOUND = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            return type.isAnnotationPresent(XmlType.class) && !type.isEnum();
+        }
+    };
+
     /** True for classes JAXB binds as structures (not simple values such as strings or numbers). */
     public static boolean isBound(Class<?> type) {
-        return type.isAnnotationPresent(XmlType.class) && !type.isEnum();
+        return BOUND.get(type);
     }
 
     private static List<JaxbProperty> introspect(Class<?> type) {

@@ -41,7 +41,7 @@ public final class IngestionPipeline {
     private final PagePolicy pagePolicy;
     private final int maxPagesInFlight;
     private final int maxRejected;
-    private final RecordConverter converter;
+    private final ConvertedRecords.Plan conversion;
     private final PagePublisher publisher;
     private final IngestListener listener;
 
@@ -59,7 +59,7 @@ public final class IngestionPipeline {
         this.pagePolicy = new PagePolicy(config.get(IngestSettings.PAGE_MAX_RECORDS), config.get(IngestSettings.PAGE_MAX_BYTES));
         this.maxPagesInFlight = config.get(IngestSettings.PUBLISH_MAX_PAGES_IN_FLIGHT);
         this.maxRejected = config.get(IngestSettings.RECORD_MAX_REJECTED);
-        this.converter = new RecordConverter(model, config.get(IngestSettings.MAX_REQUEST_SIZE));
+        this.conversion = ConvertedRecords.Plan.of(config, model);
         this.publisher = publisher;
         this.listener = listener;
     }
@@ -122,17 +122,13 @@ public final class IngestionPipeline {
         String fileId = FileIdentity.sha256(file);
         long identified = System.nanoTime();
         Run run = new Run(name, fileId, fileBytes);
-        try (RecordSplitter splitter = StaxRecordSplitter.open(file, recordElement, limits)) {
-            run.splitter = splitter;
-            while (true) {
-                long t0 = System.nanoTime();
-                boolean more = splitter.next();
-                long t1 = System.nanoTime();
-                run.scan += t1 - t0;
-                if (!more) {
-                    break;
-                }
-                run.record(splitter, t1);
+        // Closed in reverse: the reader stops before the file it reads is closed.
+        try (RecordSplitter splitter = StaxRecordSplitter.open(file, recordElement, limits);
+             ConvertedRecords records = conversion.start(splitter, name, fileId, 0)) {
+            run.records = records;
+            ConvertedRecords.Converted converted;
+            while ((converted = records.next()) != null) {
+                run.record(converted);
             }
             run.pages.finish().ifPresent(run::submit);
             run.drain(0);
@@ -141,9 +137,10 @@ public final class IngestionPipeline {
             throw e;
         }
         long elapsed = System.nanoTime() - started;
-        return new FileSummary(name, fileId, run.records, run.rejected, run.pageCount, run.messageBytes, fileBytes,
-                elapsed, new PhaseTimes(identified - started, run.scan, converter.bindNanos - run.bindAtStart,
-                converter.serializeNanos - run.serializeAtStart, run.publish));
+        ConvertedRecords r = run.records;
+        return new FileSummary(name, fileId, run.recordCount, run.rejected, run.pageCount, run.messageBytes, fileBytes,
+                elapsed, new PhaseTimes(identified - started, r.scanNanos(), r.bindNanos(), r.serializeNanos(),
+                run.publish));
     }
 
     private static long size(Path file) {
@@ -161,14 +158,11 @@ public final class IngestionPipeline {
         final long fileBytes;
         final PageAssembler pages;
         final ArrayDeque<CompletableFuture<Page>> inFlight = new ArrayDeque<>();
-        RecordSplitter splitter;
-        long records;
+        ConvertedRecords records;
+        long recordCount;
         long rejected;
         long pageCount;
         long messageBytes;
-        long scan;
-        final long bindAtStart = converter.bindNanos;
-        final long serializeAtStart = converter.serializeNanos;
         long publish;
 
         Run(String name, String fileId, long fileBytes) {
@@ -178,18 +172,15 @@ public final class IngestionPipeline {
             this.pages = new PageAssembler(name, fileId, pagePolicy);
         }
 
-        void record(RecordSplitter splitter, long t1) {
-            SplitPosition pos = splitter.position();
-            ErrorLocation where = new ErrorLocation(name, pos.recordIndex(), pos.line(), pos.column(), pos.byteOffset());
-            OutgoingRecord message;
-            try {
-                message = converter.convert(splitter.record(), pos.recordIndex(), where, name, fileId);
-            } catch (RecordRejectedException e) {
-                reject(e, where);
+        void record(ConvertedRecords.Converted converted) {
+            SplitPosition pos = converted.position();
+            if (converted.message() == null) {
+                reject(converted.rejected(),
+                        new ErrorLocation(name, pos.recordIndex(), pos.line(), pos.column(), pos.byteOffset()));
                 return;
             }
             long t3 = System.nanoTime();
-            pages.add(message).forEach(this::submit);
+            pages.add(converted.message()).forEach(this::submit);
             publish += System.nanoTime() - t3;
         }
 
@@ -212,10 +203,10 @@ public final class IngestionPipeline {
             long t = System.nanoTime();
             while (!inFlight.isEmpty() && (inFlight.size() > allowed || inFlight.peek().isDone())) {
                 Page page = await(inFlight.poll());
-                records += page.size();
+                recordCount += page.size();
                 pageCount++;
                 messageBytes += page.bytes();
-                listener.acknowledged(page, splitter == null ? -1 : splitter.bytesRead(), fileBytes);
+                listener.acknowledged(page, records == null ? -1 : records.bytesRead(), fileBytes);
             }
             if (allowed == 0) {
                 publish += System.nanoTime() - t;

@@ -26,8 +26,9 @@ final class RecordConverter {
     private final RecordEncoder<Object> encoder = new JsonRecordEncoder();
     private final RecordKeys keys;
     private final long maxRequestSize;
-    long bindNanos;
-    long serializeNanos;
+    /** Written by the one thread that converts, read by others for progress. */
+    volatile long bindNanos;
+    volatile long serializeNanos;
 
     RecordConverter(IngestionPipeline.RecordModel model, long maxRequestSize) {
         this.binder = new JaxbRecordBinder<>(model.context(), model.type());

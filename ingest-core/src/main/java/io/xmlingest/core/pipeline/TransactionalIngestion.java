@@ -42,7 +42,7 @@ public final class TransactionalIngestion {
     private final PagePolicy pagePolicy;
     private final int maxRejected;
     private final long maxRawBytes;
-    private final RecordConverter converter;
+    private final ConvertedRecords.Plan conversion;
     private final TopicNames topics;
     private final String worker;
 
@@ -54,7 +54,7 @@ public final class TransactionalIngestion {
         long maxRequest = config.get(IngestSettings.MAX_REQUEST_SIZE);
         // A dead letter carries the raw record only while the message stays well under the producer's limit.
         this.maxRawBytes = Math.max(0, maxRequest / 2 - 4096);
-        this.converter = new RecordConverter(model, maxRequest);
+        this.conversion = ConvertedRecords.Plan.of(config, model);
         this.topics = TopicNames.of(config);
         this.worker = worker;
     }
@@ -83,15 +83,13 @@ public final class TransactionalIngestion {
         final List<Envelope> extras = new ArrayList<>();
         final long started = System.nanoTime();
         RecordSplitter splitter;
+        ConvertedRecords records;
         boolean startedCommitted;
         Checkpoint last;
         ResumePoint lastStart;
         long handled;
         long pendingDeadLetters;
-        long scan;
         long publish;
-        long bind0;
-        long serialize0;
         long spentScan;
         long spentPublish;
         long spentBind;
@@ -107,8 +105,6 @@ public final class TransactionalIngestion {
             this.handled = last.nextRecordIndex();
             this.startedCommitted = job.from() != null;
             this.pages = new PageAssembler(job.name(), job.fileId(), pagePolicy, last.pages());
-            this.bind0 = converter.bindNanos;
-            this.serialize0 = converter.serializeNanos;
             if (job.from() == null) {
                 extras.add(messages.started(job.bytes()));
             }
@@ -117,15 +113,11 @@ public final class TransactionalIngestion {
         FileOutcome run(BooleanSupplier stop) {
             try {
                 splitter = open();
-                while (true) {
-                    long t0 = System.nanoTime();
-                    boolean more = splitter.next();
-                    scan += System.nanoTime() - t0;
-                    if (!more) {
-                        break;
-                    }
-                    SplitPosition pos = splitter.position();
-                    ResumePoint here = splitter.resumePoint();
+                records = conversion.start(splitter, job.name(), job.fileId(), maxRawBytes);
+                ConvertedRecords.Converted converted;
+                while ((converted = records.next()) != null) {
+                    SplitPosition pos = converted.position();
+                    ResumePoint here = converted.start();
                     if (commitDue()) {
                         // Everything before this record goes, the open page too: a page closed by its byte
                         // bound leaves a record in the open page, and the checkpoint must not pass over it.
@@ -136,7 +128,7 @@ public final class TransactionalIngestion {
                         }
                     }
                     lastStart = here;
-                    record(pos);
+                    record(converted);
                 }
                 pages.finish().ifPresent(closedPages::add);
                 commit(FileState.COMPLETED, null, handled, null);
@@ -160,6 +152,10 @@ public final class TransactionalIngestion {
                 }
                 return outcome(FileOutcome.Ending.FAILED, e);
             } finally {
+                // The reader goes first: it is the splitter's only user while it runs.
+                if (records != null) {
+                    records.close();
+                }
                 if (splitter != null) {
                     splitter.close();
                 }
@@ -184,14 +180,15 @@ public final class TransactionalIngestion {
             return !closedPages.isEmpty() || pendingDeadLetters >= pagePolicy.maxRecords();
         }
 
-        private void record(SplitPosition pos) {
+        private void record(ConvertedRecords.Converted converted) {
+            SplitPosition pos = converted.position();
             ErrorLocation where = new ErrorLocation(job.name(), pos.recordIndex(), pos.line(), pos.column(), pos.byteOffset());
-            try {
-                OutgoingRecord message = converter.convert(splitter.record(), pos.recordIndex(), where, job.name(), job.fileId());
-                closedPages.addAll(pages.add(message));
-            } catch (RecordRejectedException e) {
+            if (converted.message() != null) {
+                closedPages.addAll(pages.add(converted.message()));
+            } else {
+                RecordRejectedException e = converted.rejected();
                 listener.rejected(e);
-                RawRecord raw = splitter.raw(maxRawBytes);
+                RawRecord raw = converted.raw().read(maxRawBytes);
                 extras.add(messages.deadLetter(e, pos.recordIndex(), raw));
                 pendingDeadLetters++;
                 if (last.deadLetters() + pendingDeadLetters > maxRejected) {
@@ -236,12 +233,21 @@ public final class TransactionalIngestion {
             startedCommitted = true;
             pendingDeadLetters = 0;
             last = checkpoint;
-            listener.committed(checkpoint, splitter == null ? 0 : splitter.bytesRead(), job.bytes(), spentSinceLast());
+            listener.committed(checkpoint, bytesRead(), job.bytes(), spentSinceLast());
+        }
+
+        private long bytesRead() {
+            return records != null ? records.bytesRead() : splitter == null ? 0 : splitter.bytesRead();
+        }
+
+        private long scanNanos() {
+            return records == null ? 0 : records.scanNanos();
         }
 
         private PhaseTimes spentSinceLast() {
-            long bind = converter.bindNanos - bind0;
-            long serialize = converter.serializeNanos - serialize0;
+            long scan = scanNanos();
+            long bind = records == null ? 0 : records.bindNanos();
+            long serialize = records == null ? 0 : records.serializeNanos();
             PhaseTimes spent = new PhaseTimes(0, scan - spentScan, bind - spentBind, serialize - spentSerialize,
                     publish - spentPublish);
             spentScan = scan;
@@ -252,10 +258,9 @@ public final class TransactionalIngestion {
         }
 
         private FileOutcome outcome(FileOutcome.Ending ending, FileFailedException failure) {
-            PhaseTimes phases = new PhaseTimes(0, scan, converter.bindNanos - bind0, converter.serializeNanos - serialize0,
-                    publish);
-            return new FileOutcome(ending, last, failure, splitter == null ? 0 : splitter.bytesRead(),
-                    System.nanoTime() - started, phases);
+            PhaseTimes phases = new PhaseTimes(0, scanNanos(), records == null ? 0 : records.bindNanos(),
+                    records == null ? 0 : records.serializeNanos(), publish);
+            return new FileOutcome(ending, last, failure, bytesRead(), System.nanoTime() - started, phases);
         }
     }
 }

@@ -31,6 +31,14 @@ public interface RecordSplitter extends Closeable {
     }
 
     /**
+     * Reads the current record, from its start tag, into a copy another thread can bind; the
+     * next {@link #next()} continues after it.
+     *
+     * @throws io.xmlingest.core.error.RecordRejectedException the record is refused as it is read (too large)
+     */
+    CapturedRecord capture();
+
+    /**
      * Reads the rest of the current record without binding it, and returns its raw text when it
      * is at most {@code maxBytes} long. The next {@link #next()} continues after it.
      */

@@ -3,6 +3,8 @@ package io.xmlingest.core.split;
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.error.OversizedRecordException;
+import io.xmlingest.core.error.RecordRejectedException;
 import io.xmlingest.core.error.XmlFaults;
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -18,6 +20,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import javax.xml.namespace.NamespaceContext;
 import javax.xml.namespace.QName;
 import javax.xml.stream.Location;
 import javax.xml.stream.XMLStreamConstants;
@@ -45,6 +48,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
     private final long charBase;
     private final XMLStreamReader2 cursor;
     private final RecordFragmentReader fragment;
+    private final boolean interned;
     private final String fileName;
     private final String recordNamespace;
     private final String recordLocalName;
@@ -53,6 +57,8 @@ public final class StaxRecordSplitter implements RecordSplitter {
     private final List<String> openTags = new ArrayList<>();
 
     private String openElements;
+    private NamespaceContext outerNamespaces;
+    private long fragmentStart;
     private long prologEnd;
     private long index;
     private int recordDepth = -1;
@@ -83,6 +89,8 @@ public final class StaxRecordSplitter implements RecordSplitter {
             throw new FileFailedException("cannot read XML: " + e, ErrorLocation.ofFile(fileName), null, e);
         }
         this.fragment = new RecordFragmentReader(cursor, limits.maxRecordSize(), shift);
+        this.interned = Boolean.TRUE.equals(cursor.getProperty(CapturedRecordReader.INTERN_NAMES))
+                && Boolean.TRUE.equals(cursor.getProperty(CapturedRecordReader.INTERN_NS_URIS));
     }
 
     /**
@@ -279,6 +287,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
         }
         position = new SplitPosition(index, shift.line(start.getLineNumber()),
                 shift.column(start.getLineNumber(), start.getColumnNumber()), bytes.byteOffsetOf(startChar - charBase));
+        fragmentStart = startChar;
         fragment.begin(startChar);
     }
 
@@ -301,12 +310,14 @@ public final class StaxRecordSplitter implements RecordSplitter {
         }
         openTags.add(tag.append('>').toString());
         openElements = null;
+        outerNamespaces = null;
     }
 
     private void leave() {
         if (!openTags.isEmpty()) {
             openTags.remove(openTags.size() - 1);
             openElements = null;
+            outerNamespaces = null;
         }
     }
 
@@ -368,6 +379,73 @@ public final class StaxRecordSplitter implements RecordSplitter {
             throw new IllegalStateException("not on a record");
         }
         return fragment;
+    }
+
+    /**
+     * Reads the rest of the current record into a copy that another thread can bind. A record over
+     * {@code xml.max.record.size} is rejected here, as a binder would reject it; the next
+     * {@link #next()} skips what is left of it. Any other fault in the record fails the file.
+     *
+     * @throws RecordRejectedException the record is too large
+     */
+    @Override
+    public CapturedRecord capture() {
+        if (!inRecord || fragment.reachedEndTag()) {
+            throw new IllegalStateException("not at the start of a record");
+        }
+        long startChar = fragmentStart;
+        CapturedRecord.Builder events = new CapturedRecord.Builder(outerNamespaces(), interned);
+        try {
+            events.add(cursor, 0);
+            while (fragment.next() != XMLStreamConstants.END_DOCUMENT) {
+                events.add(cursor, cursor.getLocationInfo().getStartingCharOffset() - startChar);
+            }
+            long start = position.byteOffset();
+            long lastChar = cursor.getLocationInfo().getEndingCharOffset() - 1 - charBase;
+            long lastByte = start < 0 ? -1 : bytes.byteOffsetOf(lastChar);
+            long end = lastByte < 0 ? -1 : lastByte + (charset.name().startsWith("UTF-16") ? 2 : 1);
+            long length = end < 0 ? -1 : end - start;
+            CapturedRecord.RecordText text = file == null || length < 0 ? CapturedRecord.RecordText.NONE
+                    : () -> readBack(start, end);
+            return events.build(position.line(), position.column(), start, length, text);
+        } catch (OversizedRecordException big) {
+            Location at = fragment.getLocation();
+            throw new RecordRejectedException("record does not bind: " + big.getMessage(),
+                    ErrorLocation.ofFile(fileName).withRecordIndex(index).withPosition(
+                            at == null ? position.line() : at.getLineNumber(),
+                            at == null ? position.column() : at.getColumnNumber(), -1),
+                    big, big.settingKey());
+        } catch (XMLStreamException e) {
+            throw failure(e);
+        } catch (RuntimeException e) {
+            if (e.getCause() instanceof XMLStreamException x) {
+                throw failure(x);
+            }
+            throw e;
+        }
+    }
+
+    /** Safe from any thread: positional reads leave the channel's position, which the parser's reader uses, alone. */
+    private String readBack(long start, long end) {
+        try {
+            return decode(file, start, end, charset, fileName);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The namespace bindings in scope at the record's start tag. Kept while the elements around
+     * the records stay the same, unless the record's own start tag declares namespaces.
+     */
+    private NamespaceContext outerNamespaces() {
+        if (cursor.getNamespaceCount() > 0) {
+            return cursor.getNonTransientNamespaceContext();
+        }
+        if (outerNamespaces == null) {
+            outerNamespaces = cursor.getNonTransientNamespaceContext();
+        }
+        return outerNamespaces;
     }
 
     @Override

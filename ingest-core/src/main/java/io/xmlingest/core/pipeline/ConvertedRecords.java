@@ -1,0 +1,384 @@
+package io.xmlingest.core.pipeline;
+
+import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.ErrorLocation;
+import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.error.RecordRejectedException;
+import io.xmlingest.core.page.OutgoingRecord;
+import io.xmlingest.core.split.CapturedRecord;
+import io.xmlingest.core.split.RawRecord;
+import io.xmlingest.core.split.RecordSplitter;
+import io.xmlingest.core.split.ResumePoint;
+import io.xmlingest.core.split.SplitPosition;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * A file's records, converted to messages on several threads and handed out in file order.
+ *
+ * <p>One thread reads the file: it finds each record and copies its events off the cursor (see
+ * {@link CapturedRecord}), which is all the parsing there is. Binder threads, each with its own
+ * unmarshaller and encoder, turn the copies into messages. The caller takes them in order with
+ * {@link #next()}, while reading and binding go on, so a commit to Kafka no longer stops the file.
+ *
+ * <p>What is in flight is bounded by a count of records and by the heap their copies hold; the
+ * reader waits when either is reached, so memory does not grow with the file. A fault that stops
+ * the file is handed out in its place in the order, after every record before it.
+ */
+final class ConvertedRecords implements AutoCloseable {
+
+    /**
+     * One record, converted or rejected.
+     *
+     * @param start   where a reader could restart at this record, or null
+     * @param message the message, or null when {@code rejected}
+     */
+    record Converted(SplitPosition position, ResumePoint start, OutgoingRecord message,
+                     RecordRejectedException rejected, RawSource raw) {
+    }
+
+    /** The record's raw text, read only for a dead letter. */
+    interface RawSource {
+        RawRecord read(long maxBytes);
+    }
+
+    /**
+     * How files are converted: the model, the number of binder threads and the bounds on what is
+     * in flight, read from the settings once for every file.
+     */
+    record Plan(IngestionPipeline.RecordModel model, long maxRequestSize, int binderThreads, int maxRecords,
+                long maxHeap) {
+
+        static Plan of(IngestConfig config, IngestionPipeline.RecordModel model) {
+            int threads = config.get(IngestSettings.BIND_THREADS);
+            // Twice a page: the next page is read and bound while the last one is committed.
+            return new Plan(model, config.get(IngestSettings.MAX_REQUEST_SIZE),
+                    threads > 0 ? threads : Runtime.getRuntime().availableProcessors(),
+                    2 * config.get(IngestSettings.PAGE_MAX_RECORDS), 2 * config.get(IngestSettings.PAGE_MAX_BYTES));
+        }
+
+        /** Starts reading {@code splitter}'s file; {@code maxRawBytes} bounds the raw text kept for a record rejected as it is read. */
+        ConvertedRecords start(RecordSplitter splitter, String fileName, String fileId, long maxRawBytes) {
+            return new ConvertedRecords(splitter, fileName, fileId, () -> new RecordConverter(model, maxRequestSize),
+                    binderThreads, maxRecords, maxHeap, maxRawBytes);
+        }
+    }
+
+    /**
+     * Records travel in batches: handing each record over on its own woke a sleeping thread per
+     * record, which cost more than binding it (28 us of CPU per record against 14 in one thread).
+     */
+    static final int BATCH_RECORDS = 64;
+    private static final Batch END = new Batch(0);
+    private static final long POLL_MS = 50;
+
+    private final RecordSplitter splitter;
+    private final String fileName;
+    private final String fileId;
+    private final BlockingQueue<Batch> ordered;
+    private final BlockingQueue<Batch> work = new LinkedBlockingQueue<>();
+    private final Semaphore heapBudget;
+    private final int budgetKiB;
+    private final long maxRawBytes;
+    private final List<RecordConverter> converters = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private volatile boolean closed;
+    private volatile long scanNanos;
+    private volatile long bytesRead;
+    private Batch current;
+    private int taken;
+
+    /**
+     * Starts reading at once.
+     *
+     * @param maxRecords  most records in flight between the reader and the caller
+     * @param maxHeap     about how much heap the records in flight may hold; one larger record is let through alone
+     * @param maxRawBytes longest raw text kept for a record rejected while it was read
+     */
+    ConvertedRecords(RecordSplitter splitter, String fileName, String fileId, Supplier<RecordConverter> converter,
+                     int binderThreads, int maxRecords, long maxHeap, long maxRawBytes) {
+        this.splitter = splitter;
+        this.fileName = fileName;
+        this.fileId = fileId;
+        this.ordered = new ArrayBlockingQueue<>(Math.max(2, maxRecords / BATCH_RECORDS));
+        this.budgetKiB = (int) Math.max(1, Math.min(Integer.MAX_VALUE, maxHeap / 1024));
+        this.heapBudget = new Semaphore(budgetKiB);
+        this.maxRawBytes = maxRawBytes;
+        for (int i = 0; i < binderThreads; i++) {
+            RecordConverter c = converter.get();
+            converters.add(c);
+            threads.add(daemon("xmlingest-bind-" + i, () -> bindLoop(c)));
+        }
+        threads.add(daemon("xmlingest-read", this::readLoop));
+        threads.forEach(Thread::start);
+    }
+
+    private static Thread daemon(String name, Runnable body) {
+        Thread t = new Thread(body, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    /**
+     * The next record in file order, once converted; null after the last.
+     *
+     * @throws FileFailedException where the file stopped being readable, after every record before the fault
+     */
+    Converted next() {
+        while (current == null || taken == current.size) {
+            if (current == END) {
+                return null;
+            }
+            if (current != null && current.failure != null) {
+                throw current.failure;
+            }
+            current = take();
+            taken = 0;
+        }
+        Item item = current.items[taken++];
+        if (item.message == null && item.rejected == null && item.error != null) {
+            if (item.error instanceof RuntimeException r) {
+                throw r;
+            }
+            throw (Error) item.error;
+        }
+        return new Converted(item.position, item.start, item.message, item.rejected, item::raw);
+    }
+
+    private Batch take() {
+        Batch batch;
+        try {
+            batch = ordered.take();
+            if (batch.size > 0 && batch.hasEvents) {
+                batch.done.await();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the next record", e);
+        }
+        heapBudget.release(batch.cost);
+        return batch;
+    }
+
+    /** Time the reader spent finding and copying records, in nanoseconds. */
+    long scanNanos() {
+        return scanNanos;
+    }
+
+    long bindNanos() {
+        long sum = 0;
+        for (RecordConverter c : converters) {
+            sum += c.bindNanos;
+        }
+        return sum;
+    }
+
+    long serializeNanos() {
+        long sum = 0;
+        for (RecordConverter c : converters) {
+            sum += c.serializeNanos;
+        }
+        return sum;
+    }
+
+    /** Bytes the reader has taken from the file: for progress. */
+    long bytesRead() {
+        return bytesRead;
+    }
+
+    /** Stops the threads and waits for them; records still in flight are dropped (they were never published). */
+    @Override
+    public void close() {
+        closed = true;
+        ordered.clear();
+        for (Thread t : threads) {
+            try {
+                t.join(TimeUnit.SECONDS.toMillis(30));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private void readLoop() {
+        Batch batch = new Batch(BATCH_RECORDS);
+        try {
+            while (!closed) {
+                long t0 = System.nanoTime();
+                if (!splitter.next()) {
+                    scanNanos += System.nanoTime() - t0;
+                    if (submit(batch)) {
+                        hand(END);
+                    }
+                    return;
+                }
+                SplitPosition position = splitter.position();
+                ResumePoint start = splitter.resumePoint();
+                Item item = new Item(position, start);
+                try {
+                    item.events = splitter.capture();
+                    batch.cost += costOf(item.events);
+                    batch.hasEvents = true;
+                } catch (RecordRejectedException e) {
+                    item.rejected = e;
+                    item.rawText = splitter.raw(maxRawBytes);
+                }
+                batch.items[batch.size++] = item;
+                scanNanos += System.nanoTime() - t0;
+                bytesRead = splitter.bytesRead();
+                // A batch also closes at a quarter of the budget, so that large records still flow.
+                if (batch.size == BATCH_RECORDS || batch.cost >= budgetKiB / 4) {
+                    if (!submit(batch)) {
+                        return;
+                    }
+                    batch = new Batch(BATCH_RECORDS);
+                }
+            }
+        } catch (FileFailedException e) {
+            if (submit(batch)) {
+                hand(Batch.failed(e));
+            }
+        } catch (RuntimeException | Error e) {
+            if (submit(batch)) {
+                hand(Batch.failed(new FileFailedException("cannot read the file: " + e, ErrorLocation.ofFile(fileName),
+                        null, e)));
+            }
+        } finally {
+            for (int i = 0; i < converters.size(); i++) {
+                work.add(END);
+            }
+        }
+    }
+
+    private int costOf(CapturedRecord events) {
+        return (int) Math.min(budgetKiB, events.heapSize() / 1024 + 1);
+    }
+
+    /** Hands a batch to the binders and the caller; false once closed. */
+    private boolean submit(Batch batch) {
+        if (batch.size == 0) {
+            return !closed;
+        }
+        batch.cost = Math.min(batch.cost, budgetKiB);
+        if (!reserve(batch.cost)) {
+            return false;
+        }
+        if (batch.hasEvents) {
+            work.add(batch);
+        }
+        return hand(batch);
+    }
+
+    private boolean reserve(int cost) {
+        try {
+            while (!closed) {
+                if (heapBudget.tryAcquire(cost, POLL_MS, TimeUnit.MILLISECONDS)) {
+                    return true;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return false;
+    }
+
+    private boolean hand(Batch batch) {
+        try {
+            while (!closed) {
+                if (ordered.offer(batch, POLL_MS, TimeUnit.MILLISECONDS)) {
+                    return true;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return false;
+    }
+
+    private void bindLoop(RecordConverter converter) {
+        while (true) {
+            Batch batch;
+            try {
+                batch = work.take();
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (batch == END) {
+                return;
+            }
+            if (!closed) {
+                for (int i = 0; i < batch.size; i++) {
+                    convert(converter, batch.items[i]);
+                }
+            }
+            batch.done.countDown();
+        }
+    }
+
+    private void convert(RecordConverter converter, Item item) {
+        if (item.events == null) {
+            return;
+        }
+        SplitPosition p = item.position;
+        ErrorLocation where = new ErrorLocation(fileName, p.recordIndex(), p.line(), p.column(), p.byteOffset());
+        try {
+            item.message = converter.convert(item.events.reader(), p.recordIndex(), where, fileName, fileId);
+        } catch (RecordRejectedException e) {
+            item.rejected = e;
+        } catch (RuntimeException | Error e) {
+            item.error = e;
+        }
+    }
+
+    /**
+     * Up to {@link #BATCH_RECORDS} consecutive records. Written by the reader before it is queued,
+     * then by one binder before {@code done} opens; read by the caller after that.
+     */
+    private static final class Batch {
+        final Item[] items;
+        final CountDownLatch done = new CountDownLatch(1);
+        int size;
+        int cost;
+        boolean hasEvents;
+        FileFailedException failure;
+
+        Batch(int capacity) {
+            this.items = new Item[capacity];
+        }
+
+        static Batch failed(FileFailedException e) {
+            Batch b = new Batch(0);
+            b.failure = e;
+            return b;
+        }
+    }
+
+    /** One record of a batch. */
+    private static final class Item {
+        final SplitPosition position;
+        final ResumePoint start;
+        CapturedRecord events;
+        OutgoingRecord message;
+        RecordRejectedException rejected;
+        Throwable error;
+        RawRecord rawText;
+
+        Item(SplitPosition position, ResumePoint start) {
+            this.position = position;
+            this.start = start;
+        }
+
+        RawRecord raw(long maxBytes) {
+            return rawText != null ? rawText : events.raw(maxBytes);
+        }
+    }
+}
