@@ -75,6 +75,12 @@ public final class IngestSettings {
                     + "A single record larger than this forms a page of its own.",
             between(1024, 1L << 31));
 
+    public static final Setting<Long> COMMIT_INTERVAL_MS = Setting.of("commit.interval.ms", SettingType.LONG, 100L,
+            "The worker commits a transaction (its pages, dead letters, status events and checkpoint) once it holds a "
+                    + "closed page and has been open this long; pages are sent to Kafka as they close. A crash repeats "
+                    + "nothing, but redoes at most this much work. 0: a commit per page.",
+            between(0, 600_000));
+
     public static final Setting<Integer> BIND_THREADS = Setting.of("bind.threads", SettingType.INT, 0,
             "Threads that bind and serialize records while one thread reads the file and the caller publishes; "
                     + "the worker hands records out in file order whatever the count. 0: one per available processor. "
@@ -153,7 +159,7 @@ public final class IngestSettings {
     public static final List<Setting<?>> ALL = List.of(
             RECORD_ELEMENT, RECORD_CLASS, RECORD_KEY, RECORD_MAX_REJECTED,
             TOPIC, TOPIC_DEAD_LETTERS, TOPIC_STATUS, TOPIC_CHECKPOINTS, TOPIC_PARTITIONS, TOPIC_REPLICATION_FACTOR, TOPIC_READY_TIMEOUT_MS,
-            PAGE_MAX_RECORDS, PAGE_MAX_BYTES, BIND_THREADS, PUBLISH_MAX_PAGES_IN_FLIGHT,
+            PAGE_MAX_RECORDS, PAGE_MAX_BYTES, COMMIT_INTERVAL_MS, BIND_THREADS, PUBLISH_MAX_PAGES_IN_FLIGHT,
             BOOTSTRAP_SERVERS, COMPRESSION, LINGER_MS, BATCH_SIZE, MAX_REQUEST_SIZE, DELIVERY_TIMEOUT_MS,
             TRANSACTION_TIMEOUT_MS,
             XML_MAX_DEPTH, XML_MAX_ATTRIBUTES, XML_MAX_ATTRIBUTE_SIZE, XML_MAX_TEXT_SIZE,

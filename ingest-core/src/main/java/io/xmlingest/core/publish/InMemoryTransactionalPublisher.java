@@ -18,6 +18,7 @@ public final class InMemoryTransactionalPublisher implements TransactionalPublis
 
     private final List<OutgoingRecord> records = new ArrayList<>();
     private final List<Envelope> envelopes = new ArrayList<>();
+    private final List<Page> pending = new ArrayList<>();
     private final IntPredicate failCommit;
     private LongPredicate refused = i -> false;
     private int commits;
@@ -32,7 +33,14 @@ public final class InMemoryTransactionalPublisher implements TransactionalPublis
     }
 
     @Override
-    public void commit(List<Page> pages, List<Envelope> with) {
+    public void send(Page page) {
+        pending.add(page);
+    }
+
+    @Override
+    public void commit(List<Envelope> with) {
+        List<Page> pages = List.copyOf(pending);
+        pending.clear();
         if (failCommit.test(commits++)) {
             throw new RetriableIngestException("simulated loss of the broker at commit " + (commits - 1), null, null, null);
         }

@@ -23,8 +23,8 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 
 /**
- * One Kafka transaction per commit: the page's records, then the messages that go with it
- * (dead letters, status events, the checkpoint). The producer's transactional id is stable per
+ * One Kafka transaction per commit: the pages' records, sent as each page closes, then the
+ * messages that go with them (dead letters, status events, the checkpoint). The producer's transactional id is stable per
  * worker, so a restarted worker fences its crashed predecessor and aborts whatever that one left
  * open: a consumer reading committed data never sees half a page.
  */
@@ -34,7 +34,9 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
     private final String recordTopic;
     private final BooleanSupplier giveUp;
     private final Consumer<String> trouble;
+    private final AtomicReference<Failure> failure = new AtomicReference<>();
     private boolean spent;
+    private boolean open;
 
     /**
      * @param producer          a transactional producer whose transactions are initialised
@@ -50,34 +52,60 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
     }
 
     @Override
-    public void commit(List<Page> pages, List<Envelope> with) {
-        if (spent) {
-            throw new IllegalStateException("this publisher failed before; open a new one");
-        }
-        AtomicReference<Exception> failed = new AtomicReference<>();
-        OutgoingRecord[] failedRecord = new OutgoingRecord[1];
-        Page[] failedPage = new Page[1];
-        try {
-            producer.beginTransaction();
-            for (Page page : pages) {
-                sendRecords(page, failed, failedRecord, failedPage);
-            }
+    public void send(Page page) {
+        attempt(() -> {
+            begin();
+            sendRecords(page);
+        });
+    }
+
+    @Override
+    public void commit(List<Envelope> with) {
+        attempt(() -> {
+            begin();
             for (Envelope e : with) {
                 List<Header> headers = new ArrayList<>(e.headers().size());
                 for (Map.Entry<String, String> h : e.headers().entrySet()) {
                     headers.add(new RecordHeader(h.getKey(), h.getValue().getBytes(StandardCharsets.UTF_8)));
                 }
                 producer.send(new ProducerRecord<>(e.topic(), null, null, e.key(), e.value(), headers),
-                        (m, error) -> failed.compareAndSet(null, error));
+                        (m, error) -> {
+                            if (error != null) {
+                                failure.compareAndSet(null, new Failure(error, null, -1, 0));
+                            }
+                        });
             }
             commitWithRetry();
+            open = false;
+            failure.set(null);
+        });
+    }
+
+    private void begin() {
+        if (spent) {
+            throw new IllegalStateException("this publisher failed before; open a new one");
+        }
+        if (!open) {
+            producer.beginTransaction();
+            open = true;
+        }
+    }
+
+    /**
+     * Runs a step of the transaction. A record Kafka can never take fails its file and aborts the
+     * transaction, and the publisher can go on; anything else spends the publisher.
+     */
+    private void attempt(Runnable step) {
+        try {
+            step.run();
         } catch (KafkaException e) {
-            Exception cause = failed.get() != null ? failed.get() : e;
-            if (cause instanceof RecordTooLargeException && failedRecord[0] != null) {
+            Failure f = failure.get();
+            Exception cause = f != null ? f.error : e;
+            if (cause instanceof RecordTooLargeException && f != null && f.fileName != null) {
                 abortQuietly();
-                OutgoingRecord r = failedRecord[0];
-                throw new FileFailedException("record of " + r.size() + " bytes is too large for the broker: "
-                        + cause.getMessage(), ErrorLocation.ofFile(failedPage[0].fileName()).withRecordIndex(r.index()),
+                failure.set(null);
+                throw new FileFailedException("record of " + f.size + " bytes is too large for the broker: "
+                        + cause.getMessage(), ErrorLocation.ofFile(f.fileName).withRecordIndex(f.recordIndex),
                         IngestSettings.MAX_REQUEST_SIZE.key(), cause);
             }
             spent = true;
@@ -106,9 +134,10 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
         }
     }
 
-    private void sendRecords(Page page, AtomicReference<Exception> failed, OutgoingRecord[] failedRecord,
-                             Page[] failedPage) {
-        byte[] file = page.fileName().getBytes(StandardCharsets.UTF_8);
+    /** The callbacks keep the index and size of a record, not its bytes, which are free to go once sent. */
+    private void sendRecords(Page page) {
+        String fileName = page.fileName();
+        byte[] file = fileName.getBytes(StandardCharsets.UTF_8);
         byte[] fileId = page.fileId().getBytes(StandardCharsets.UTF_8);
         byte[] pageNumber = Long.toString(page.number()).getBytes(StandardCharsets.UTF_8);
         for (OutgoingRecord r : page.records()) {
@@ -117,13 +146,18 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
                     new RecordHeader(MessageHeaders.FILE_ID, fileId),
                     new RecordHeader(MessageHeaders.RECORD_INDEX, Long.toString(r.index()).getBytes(StandardCharsets.UTF_8)),
                     new RecordHeader(MessageHeaders.PAGE, pageNumber));
+            long index = r.index();
+            long size = r.size();
             producer.send(new ProducerRecord<>(recordTopic, null, null, r.key(), r.value(), headers), (m, error) -> {
-                if (error != null && failed.compareAndSet(null, error)) {
-                    failedRecord[0] = r;
-                    failedPage[0] = page;
+                if (error != null) {
+                    failure.compareAndSet(null, new Failure(error, fileName, index, size));
                 }
             });
         }
+    }
+
+    /** The first send of the open transaction that failed, and the record it carried, if any. */
+    private record Failure(Exception error, String fileName, long recordIndex, long size) {
     }
 
     private void abortQuietly() {
@@ -132,6 +166,7 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
         } catch (KafkaException e) {
             spent = true;
         }
+        open = false;
     }
 
     /**

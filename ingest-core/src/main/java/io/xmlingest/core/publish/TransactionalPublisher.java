@@ -4,19 +4,32 @@ import io.xmlingest.core.page.Page;
 import java.util.List;
 
 /**
- * Publishes a page and the messages that belong with it all or nothing: a consumer reading
+ * Publishes pages and the messages that belong with them all or nothing: a consumer reading
  * committed data sees the whole batch or none of it. Not shared between threads.
  */
 public interface TransactionalPublisher extends AutoCloseable {
 
     /**
-     * Publishes the pages' records and {@code with}, and returns once they
-     * are committed. Throws a {@link io.xmlingest.core.error.RetriableIngestException} when Kafka
-     * cannot be reached or refuses for a while (nothing of the batch is visible; this publisher is
-     * then spent and a new one must be opened), a {@link io.xmlingest.core.error.FileFailedException}
-     * when a message can never be published.
+     * Adds a page's records to the open transaction, opening one if none is. They may be sent at
+     * once, but become visible only with the next {@link #commit}; failures may surface only there.
      */
-    void commit(List<Page> pages, List<Envelope> with);
+    void send(Page page);
+
+    /**
+     * Adds {@code with} to the open transaction (opening one if none is) and returns once
+     * everything sent since the last commit is committed. Throws a
+     * {@link io.xmlingest.core.error.RetriableIngestException} when Kafka cannot be reached or
+     * refuses for a while (nothing of the transaction is visible; this publisher is then spent and
+     * a new one must be opened), a {@link io.xmlingest.core.error.FileFailedException} when a
+     * message can never be published (the transaction is aborted; the publisher can go on).
+     */
+    void commit(List<Envelope> with);
+
+    /** Sends the pages and commits them with {@code with}: one transaction. */
+    default void commit(List<Page> pages, List<Envelope> with) {
+        pages.forEach(this::send);
+        commit(with);
+    }
 
     @Override
     void close();

@@ -32,7 +32,8 @@ class TransactionalIngestionTest {
     private static final TopicNames TOPICS = new TopicNames("t", "t.dlq", "t.status", "t.checkpoints");
 
     private static IngestConfig config(String... keyValues) {
-        Map<String, String> flags = new HashMap<>(Map.of("topic", "t", "page.max.records", "3"));
+        // A commit per page unless a test says otherwise: the crash tests count commits.
+        Map<String, String> flags = new HashMap<>(Map.of("topic", "t", "page.max.records", "3", "commit.interval.ms", "0"));
         for (int i = 0; i < keyValues.length; i += 2) {
             flags.put(keyValues[i], keyValues[i + 1]);
         }
@@ -100,6 +101,24 @@ class TransactionalIngestionTest {
         assertThat(publisher.commits()).isEqualTo(3);
         String completed = new String(publisher.envelopes("t.status").get(1).value(), StandardCharsets.UTF_8);
         assertThat(completed).contains("\"records\":9", "\"deadLetters\":1", "\"sha256\":\"" + FileIdentity.sha256(f));
+    }
+
+    @Test
+    void aCommitIntervalGathersSeveralPagesInOneTransaction() throws Exception {
+        Path f = file("many.xml", records(60));
+        InMemoryTransactionalPublisher publisher = new InMemoryTransactionalPublisher();
+        FileOutcome out = ingestion(config("commit.interval.ms", "600000", "page.max.records", "20"))
+                .ingest(job(f, null), publisher, IngestListener.NONE, () -> false);
+
+        assertThat(out.ending()).isEqualTo(FileOutcome.Ending.COMPLETED);
+        // 51 good records in pages of 20 go out as 3 pages, all in the file's one transaction; the
+        // 9 dead letters stay under a page's count, which alone would commit.
+        assertThat(publisher.commits()).isEqualTo(1);
+        assertThat(publisher.records()).hasSize(51);
+        Checkpoint last = lastCheckpoint(publisher);
+        assertThat(last.pages()).isEqualTo(3);
+        assertThat(last.records()).isEqualTo(51);
+        assertThat(last.deadLetters()).isEqualTo(9);
     }
 
     @Test

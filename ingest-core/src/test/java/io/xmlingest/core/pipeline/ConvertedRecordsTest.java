@@ -1,0 +1,195 @@
+package io.xmlingest.core.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.split.CapturedRecord;
+import io.xmlingest.core.split.RawRecord;
+import io.xmlingest.core.split.RecordSplitter;
+import io.xmlingest.core.split.ResumePoint;
+import io.xmlingest.core.split.SplitPosition;
+import io.xmlingest.core.split.StaxRecordSplitter;
+import io.xmlingest.core.split.XmlLimits;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.xml.namespace.QName;
+import javax.xml.stream.XMLStreamReader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConvertedRecordsTest {
+
+    private static final QName PERSON = new QName("urn:xmlingest:sample:persons", "person");
+
+    @TempDir
+    Path dir;
+
+    private static ConvertedRecords.Plan plan(int threads, int pageRecords) {
+        IngestConfig config = IngestConfig.of(IngestSettings.ALL, Map.of("topic", "t", "bind.threads",
+                Integer.toString(threads), "page.max.records", Integer.toString(pageRecords)));
+        return ConvertedRecords.Plan.of(config, IngestionPipeline.model(config));
+    }
+
+    /** Every 10th record has text in a number, so it is rejected by its binder. */
+    private Path file(String name, int count, String tail) throws Exception {
+        StringBuilder s = new StringBuilder("<persons xmlns=\"urn:xmlingest:sample:persons\">\n");
+        for (int i = 0; i < count; i++) {
+            String p = IngestionPipelineTest.person(i);
+            s.append(i % 10 == 9 ? p.replace("<salary>1.00</salary>", "<salary>lots</salary>") : p);
+        }
+        return Files.writeString(dir.resolve(name), s.append(tail).toString());
+    }
+
+    /** What comes out, in order: the key of a message, or "rejected N". */
+    private static List<String> drain(ConvertedRecords records) {
+        List<String> out = new ArrayList<>();
+        ConvertedRecords.Converted c;
+        while ((c = records.next()) != null) {
+            out.add(c.message() != null ? new String(c.message().key(), StandardCharsets.UTF_8)
+                    : "rejected " + c.position().recordIndex());
+        }
+        return out;
+    }
+
+    @Test
+    void manyBinderThreadsHandRecordsBackInFileOrder() throws Exception {
+        Path f = file("order.xml", 3000, "</persons>\n");
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            expected.add(i % 10 == 9 ? "rejected " + i : Integer.toString(i));
+        }
+        for (int threads : new int[] {1, 4}) {
+            try (StaxRecordSplitter s = StaxRecordSplitter.open(f, PERSON, XmlLimits.DEFAULTS);
+                 ConvertedRecords records = plan(threads, 100).start(s, "order.xml", "id", 1 << 20)) {
+                assertThat(drain(records)).isEqualTo(expected);
+                assertThat(records.next()).isNull();
+                assertThat(records.bindNanos()).isPositive();
+                assertThat(records.scanNanos()).isPositive();
+            }
+        }
+    }
+
+    @Test
+    void aRejectedRecordKeepsItsRawTextForTheDeadLetter() throws Exception {
+        Path f = file("raw.xml", 10, "</persons>\n");
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, PERSON, XmlLimits.DEFAULTS);
+             ConvertedRecords records = plan(2, 100).start(s, "raw.xml", "id", 1 << 20)) {
+            ConvertedRecords.Converted c;
+            do {
+                c = records.next();
+            } while (c.rejected() == null);
+            assertThat(c.rejected().getMessage()).contains("raw.xml", "record index 9", "lots");
+            RawRecord raw = c.raw().read(1 << 20);
+            assertThat(raw.xml()).isEqualTo(IngestionPipelineTest.person(9).strip().replace("1.00", "lots"));
+            assertThat(c.raw().read(10).xml()).isNull();
+        }
+    }
+
+    @Test
+    void aFaultComesAfterEveryRecordBeforeItAndStaysThere() throws Exception {
+        Path f = file("broken.xml", 250, "<person id=\"x\"><firstName>cut");
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, PERSON, XmlLimits.DEFAULTS);
+             ConvertedRecords records = plan(3, 10).start(s, "broken.xml", "id", 1 << 20)) {
+            List<String> seen = new ArrayList<>();
+            assertThatThrownBy(() -> {
+                while (true) {
+                    ConvertedRecords.Converted c = records.next();
+                    seen.add(c.position().recordIndex() + "");
+                }
+            }).isInstanceOf(FileFailedException.class).hasMessageContaining("broken.xml");
+            assertThat(seen).hasSize(250);
+            assertThatThrownBy(records::next).isInstanceOf(FileFailedException.class);
+        }
+    }
+
+    @Test
+    void theReaderRunsAheadOnlyAsFarAsTheBoundsAllow() throws Exception {
+        Path f = file("bounded.xml", 5000, "</persons>\n");
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, PERSON, XmlLimits.DEFAULTS)) {
+            CountingSplitter counting = new CountingSplitter(s);
+            // Pages of 100 records: at most 200 in flight, counted in batches of 64.
+            try (ConvertedRecords records = plan(2, 100).start(counting, "bounded.xml", "id", 1 << 20)) {
+                for (int i = 0; i < 300; i++) {
+                    records.next();
+                }
+                Thread.sleep(300);
+                long ahead = counting.found.get() - 300;
+                assertThat(ahead).isLessThanOrEqualTo(200 + 2L * ConvertedRecords.BATCH_RECORDS).isPositive();
+            }
+        }
+    }
+
+    @Test
+    void closingMidFileStopsEveryThread() throws Exception {
+        Path f = file("stop.xml", 5000, "</persons>\n");
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, PERSON, XmlLimits.DEFAULTS)) {
+            ConvertedRecords records = plan(3, 50).start(s, "stop.xml", "id", 1 << 20);
+            records.next();
+            records.close();
+        }
+        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(
+                t -> t.getName().startsWith("xmlingest-") && t.isAlive());
+    }
+
+    /** Counts the records the reader has found. */
+    private static final class CountingSplitter implements RecordSplitter {
+        final RecordSplitter inner;
+        final AtomicLong found = new AtomicLong();
+
+        CountingSplitter(RecordSplitter inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public boolean next() {
+            boolean more = inner.next();
+            if (more) {
+                found.incrementAndGet();
+            }
+            return more;
+        }
+
+        @Override
+        public SplitPosition position() {
+            return inner.position();
+        }
+
+        @Override
+        public XMLStreamReader record() {
+            return inner.record();
+        }
+
+        @Override
+        public ResumePoint resumePoint() {
+            return inner.resumePoint();
+        }
+
+        @Override
+        public CapturedRecord capture() {
+            return inner.capture();
+        }
+
+        @Override
+        public RawRecord raw(long maxBytes) {
+            return inner.raw(maxBytes);
+        }
+
+        @Override
+        public long bytesRead() {
+            return inner.bytesRead();
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
+    }
+}
