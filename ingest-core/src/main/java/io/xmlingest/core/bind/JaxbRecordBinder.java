@@ -28,6 +28,7 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
     private ValidationEvent firstEvent;
     private String firstEventElement;
     private XMLStreamReader current;
+    private Thread anchored;
 
     public JaxbRecordBinder(JAXBContext context, Class<T> type) {
         this.type = type;
@@ -58,6 +59,11 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
 
     @Override
     public T bind(XMLStreamReader record, ErrorLocation where) {
+        Thread thread = Thread.currentThread();
+        if (thread != anchored) {
+            CoordinatorAnchor.anchorCurrentThread();
+            anchored = thread;
+        }
         if (firstEvent != null) {
             unmarshaller = newUnmarshaller();
         }

@@ -43,6 +43,16 @@ public record Checkpoint(String fileId, String fileName, FileState state, long n
                            String openElements) {
     }
 
+    /**
+     * True when this checkpoint says less is published than {@code other} does: it is an older
+     * one of the same file. A file's progress never goes back (a failed file retried goes on from
+     * where it failed), so of two checkpoints the one that counts more is the newer.
+     */
+    public boolean isBehind(Checkpoint other) {
+        return nextRecordIndex < other.nextRecordIndex
+                || (nextRecordIndex == other.nextRecordIndex && records + deadLetters < other.records + other.deadLetters);
+    }
+
     public boolean isFinished() {
         return state != FileState.IN_PROGRESS;
     }

@@ -86,7 +86,12 @@ public final class KafkaCheckpointStore implements CheckpointStore {
         }
         try {
             Checkpoint c = CheckpointCodec.decode(r.value());
-            byFile.put(c.fileId(), c);
+            // A commit's markers are written after it returns, so a refresh right after this worker's
+            // own last commit can read the commit before it: it must not take the file back there.
+            Checkpoint held = byFile.get(c.fileId());
+            if (held == null || !c.isBehind(held)) {
+                byFile.put(c.fileId(), c);
+            }
         } catch (IllegalArgumentException e) {
             // Someone else's message on our topic must not stop the worker; it is not ours to read.
             LOG.warn("skipping an unreadable message at {}-{} offset {}: {}", r.topic(), r.partition(), r.offset(),

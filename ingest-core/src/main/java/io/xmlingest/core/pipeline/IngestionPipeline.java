@@ -8,7 +8,6 @@ import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.FileFailedException;
 import io.xmlingest.core.error.IngestException;
 import io.xmlingest.core.error.RecordRejectedException;
-import io.xmlingest.core.page.OutgoingRecord;
 import io.xmlingest.core.page.Page;
 import io.xmlingest.core.page.PageAssembler;
 import io.xmlingest.core.page.PagePolicy;

@@ -7,7 +7,6 @@ import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.FileFailedException;
 import io.xmlingest.core.error.RecordRejectedException;
-import io.xmlingest.core.page.OutgoingRecord;
 import io.xmlingest.core.page.Page;
 import io.xmlingest.core.page.PageAssembler;
 import io.xmlingest.core.page.PagePolicy;
@@ -85,6 +84,8 @@ public final class TransactionalIngestion {
         long pagesSent;
         long recordsSent;
         long lastCommit = System.nanoTime();
+        /** The last record closed a page: a commit now leaves no page half full. */
+        boolean pageClosed;
         /** The publisher refused and aborted the open transaction. */
         boolean aborted;
         final List<Envelope> extras = new ArrayList<>();
@@ -196,13 +197,13 @@ public final class TransactionalIngestion {
         }
 
         /**
-         * A transaction is committed once it holds a closed page and has been open for the commit
-         * interval: a commit costs Kafka several writes whatever its size, and committed every page
+         * A transaction is committed as a page closes, once it has been open for the commit
+         * interval (so pages stay whole): a commit costs Kafka several writes whatever its size, and committed every page
          * it held back a fast file (issue 6's measurements: about 10 ms per 1,000-record commit).
          * Dead letters alone commit at a page's count, so what waits in memory stays bounded.
          */
         private boolean commitDue() {
-            return (pagesSent > 0 && System.nanoTime() - lastCommit >= commitIntervalNanos)
+            return (pageClosed && System.nanoTime() - lastCommit >= commitIntervalNanos)
                     || pendingDeadLetters >= pagePolicy.maxRecords();
         }
 
@@ -224,7 +225,9 @@ public final class TransactionalIngestion {
             SplitPosition pos = converted.position();
             ErrorLocation where = new ErrorLocation(job.name(), pos.recordIndex(), pos.line(), pos.column(), pos.byteOffset());
             if (converted.message() != null) {
-                pages.add(converted.message()).forEach(this::send);
+                List<Page> closed = pages.add(converted.message());
+                closed.forEach(this::send);
+                pageClosed = !closed.isEmpty();
             } else {
                 RecordRejectedException e = converted.rejected();
                 listener.rejected(e);
@@ -272,6 +275,7 @@ public final class TransactionalIngestion {
                 publish += System.nanoTime() - t0;
             }
             lastCommit = System.nanoTime();
+            pageClosed = false;
             pagesSent = 0;
             recordsSent = 0;
             extras.clear();
