@@ -257,8 +257,41 @@ final class CapturedRecordReader implements XMLStreamReader {
         return namespaceContext();
     }
 
-    /** The bindings in scope at the current event: the record's own declarations so far, then those around it. */
+    /**
+     * The bindings in scope at the current event: the record's own declarations so far, then those
+     * around it. Worked out on the first question: JAXB takes a context for every record but asks
+     * it something only to resolve a prefix the record does not declare.
+     */
     private NamespaceContext namespaceContext() {
+        int event = at;
+        return new NamespaceContext() {
+            private NamespaceContext resolved;
+
+            private NamespaceContext resolved() {
+                if (resolved == null) {
+                    resolved = namespaceContextAt(event);
+                }
+                return resolved;
+            }
+
+            @Override
+            public String getNamespaceURI(String prefix) {
+                return resolved().getNamespaceURI(prefix);
+            }
+
+            @Override
+            public String getPrefix(String namespaceURI) {
+                return resolved().getPrefix(namespaceURI);
+            }
+
+            @Override
+            public Iterator<String> getPrefixes(String namespaceURI) {
+                return resolved().getPrefixes(namespaceURI);
+            }
+        };
+    }
+
+    private NamespaceContext namespaceContextAt(int at) {
         List<int[]> open = new ArrayList<>();
         int last = Math.min(at, r.count - 1);
         for (int i = 0; i <= last; i++) {
