@@ -55,6 +55,7 @@ public final class Report {
                         m.allocatedPerRecord()));
             }
             phases(s, rows);
+            verified(s, rows);
         }
         ratios(s, r);
         if (!r.heapSearches().isEmpty()) {
@@ -84,6 +85,15 @@ public final class Report {
             Map<String, Double> ph = m.phases();
             s.append(String.format(Locale.ROOT, "| %s | %.3f | %.3f | %.3f | %.3f | %.3f |%n", m.strategy(),
                     ph.get("identify"), ph.get("scan"), ph.get("bind"), ph.get("serialize"), ph.get("publish")));
+        }
+    }
+
+    private static void verified(StringBuilder s, List<Measurement> rows) {
+        for (Measurement m : rows) {
+            if (m.ok() && m.verified() != null) {
+                s.append("\n").append(m.strategy()).append(": every run, warm-ups included, was checked afterwards with a "
+                        + "read_committed consumer; the last check found ").append(m.verified()).append(".\n");
+            }
         }
     }
 

@@ -50,7 +50,8 @@ final class ResultsJson {
             measurements.add(new Measurement(m.get("strategy").asText(), m.get("size").asLong(), m.get("fileBytes").asLong(),
                     Measurement.Status.valueOf(m.get("status").asText()), m.get("reason").isNull() ? null : m.get("reason").asText(),
                     m.get("heap").asText(), m.get("records").asLong(), longs(m.get("nanos")), longs(m.get("allocated")),
-                    m.get("peakHeapUsed").asLong(), m.get("peakLiveHeap").asLong(), m.get("maxRss").asLong(), phases(m.get("phases"))));
+                    m.get("peakHeapUsed").asLong(), m.get("peakLiveHeap").asLong(), m.get("maxRss").asLong(), phases(m.get("phases")),
+                    m.hasNonNull("verified") ? m.get("verified").asText() : null));
         }
         List<HeapSearch> searches = new ArrayList<>();
         for (JsonNode h : root.get("heapSearches")) {

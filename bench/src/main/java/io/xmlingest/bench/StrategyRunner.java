@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The forked JVM's entry point: runs one strategy over one file, warm-ups first, then the
@@ -23,7 +24,20 @@ public final class StrategyRunner {
     }
 
     /** Arguments: strategy, file, expected records, warm-ups, counted runs, bootstrap servers or "-". */
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        int exit = 0;
+        try {
+            measure(args);
+        } catch (Exception e) {
+            e.printStackTrace();
+            exit = 1;
+        }
+        System.out.flush();
+        // Kafka clients leave non-daemon threads behind, even after a failure; the result or the error is out.
+        System.exit(exit);
+    }
+
+    private static void measure(String[] args) throws Exception {
         String name = args[0];
         Path file = Path.of(args[1]);
         long expected = Long.parseLong(args[2]);
@@ -35,24 +49,27 @@ public final class StrategyRunner {
         Strategy strategy = Strategies.get(name).create().get();
         Strategy.Context context = new Strategy.Context(expected, bootstrap);
         for (int i = 0; i < warmups; i++) {
-            once(strategy, file, context);
+            once(strategy, file, context, expected);
         }
-        memory.reset();
         List<Long> nanos = new ArrayList<>();
         List<Long> allocated = new ArrayList<>();
         List<PhaseTimes> phases = new ArrayList<>();
+        long peakHeap = 0;
+        long peakLive = 0;
         long records = -1;
+        String verified = null;
         for (int i = 0; i < runs; i++) {
+            // Peaks cover prepare and run, as a worker holds both; the bench's own checking afterwards is not counted.
+            memory.reset();
             strategy.prepare(file, context);
             long a = MemoryWatch.allocatedBytes();
             long t = System.nanoTime();
             Strategy.Outcome outcome = strategy.run(file, context);
             nanos.add(System.nanoTime() - t);
             allocated.add(MemoryWatch.allocatedBytes() - a);
-            strategy.cleanUp();
-            if (outcome.records() != expected) {
-                throw new IllegalStateException(name + " saw " + outcome.records() + " records, expected " + expected);
-            }
+            peakHeap = Math.max(peakHeap, memory.peakHeapUsed());
+            peakLive = Math.max(peakLive, memory.peakLiveHeap());
+            verified = finish(strategy, file, context, outcome, expected).orElse(null);
             records = outcome.records();
             phases.add(outcome.phases());
         }
@@ -61,20 +78,33 @@ public final class StrategyRunner {
         result.put("records", records);
         result.put("nanos", nanos);
         result.put("allocated", allocated);
-        result.put("peakHeapUsed", memory.peakHeapUsed());
-        result.put("peakLiveHeap", memory.peakLiveHeap());
+        result.put("peakHeapUsed", peakHeap);
+        result.put("peakLiveHeap", peakLive);
         result.put("maxRss", MemoryWatch.maxRss());
         result.put("phases", medianPhases(nanos, phases));
+        if (verified != null) {
+            result.put("verified", verified);
+        }
         System.out.println(PREFIX + new ObjectMapper().writeValueAsString(result));
-        System.out.flush();
-        // Kafka clients leave non-daemon threads behind; the result is out, so end here.
-        System.exit(0);
     }
 
-    private static void once(Strategy strategy, Path file, Strategy.Context context) throws Exception {
+    private static void once(Strategy strategy, Path file, Strategy.Context context, long expected) throws Exception {
         strategy.prepare(file, context);
-        strategy.run(file, context);
-        strategy.cleanUp();
+        finish(strategy, file, context, strategy.run(file, context), expected);
+    }
+
+    /** Checks a run, warm-ups included: a warm-up that loses records is as wrong as a counted run that does. */
+    private static Optional<String> finish(Strategy strategy, Path file, Strategy.Context context,
+                                           Strategy.Outcome outcome, long expected) throws Exception {
+        try {
+            if (outcome.records() != expected) {
+                throw new IllegalStateException(file.getFileName() + ": saw " + outcome.records()
+                        + " records, expected " + expected);
+            }
+            return strategy.verify(file, context, outcome);
+        } finally {
+            strategy.cleanUp();
+        }
     }
 
     /** The phases of the run with the median wall time, in seconds. */

@@ -21,7 +21,8 @@ class ReportTest {
         java.util.Arrays.fill(alloc, size * 1000);
         return new Measurement(strategy, size, size * 400, Measurement.Status.OK, null, "2g", size, nanos, alloc,
                 64L << 20, 8L << 20, 200L << 20, strategy.startsWith("ours-end")
-                        ? Map.of("identify", 0.1, "scan", 0.2, "bind", 0.5, "serialize", 0.1, "publish", 0.1) : Map.of());
+                        ? Map.of("identify", 0.1, "scan", 0.2, "bind", 0.5, "serialize", 0.1, "publish", 0.1) : Map.of(),
+                null);
     }
 
     private static Bench.Results results() {
@@ -93,6 +94,14 @@ class ReportTest {
         assertThat(Report.full(back)).isEqualTo(Report.full(r));
         assertThat(back.measurements().get(0).nanos()).containsExactly(100_000_000, 110_000_000, 90_000_000);
         assertThat(back.heapSearches()).isEqualTo(r.heapSearches());
+    }
+
+    @Test
+    void anOutOfMemoryFailureSaysWhichMemoryRanOut() {
+        assertThat(ForkedJvm.outOfWhat("Terminating due to java.lang.OutOfMemoryError: Java heap space\n"))
+                .isEqualTo(" (Java heap space)");
+        assertThat(ForkedJvm.outOfWhat("x\njava.lang.OutOfMemoryError: Metaspace\r\n")).isEqualTo(" (Metaspace)");
+        assertThat(ForkedJvm.outOfWhat("no such thing")).isEmpty();
     }
 
     @Test

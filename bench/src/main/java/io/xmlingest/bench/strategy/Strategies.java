@@ -51,6 +51,9 @@ public final class Strategies {
                 () -> new OursPipeline(false));
         add("ours-end-to-end", Kind.OURS, true, "xmlingest pipeline into a real broker (the plain ingest path)",
                 () -> new OursPipeline(true));
+        add("ours-exactly-once", Kind.OURS, true, "xmlingest worker path: TransactionalIngestion into a real broker, "
+                + "file hash timed (identify), every run checked afterwards with a read_committed consumer",
+                OursExactlyOnce::new);
     }
 
     private static Strategy woodstoxJaxbJson() {
