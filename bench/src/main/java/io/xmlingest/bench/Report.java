@@ -58,6 +58,8 @@ public final class Report {
             verified(s, rows);
         }
         ratios(s, r);
+        s.append(Issue6Targets.section(r));
+        s.append(HeapScaling.section(r));
         if (!r.heapSearches().isEmpty()) {
             s.append("\n## Whole-document JAXB: the smallest heap that works\n\n");
             s.append("| records | smallest -Xmx that completed | largest -Xmx that failed | attempts |\n|---|---|---|---|\n");
@@ -169,6 +171,7 @@ public final class Report {
         for (String[] h : headlines) {
             ratio(r, h[0], h[1], size).ifPresent(x -> s.append(String.format(Locale.ROOT, "- %s: **%.2fx**%n", h[2], x)));
         }
+        s.append(Issue6Targets.lines(r, size));
         for (HeapSearch h : r.heapSearches()) {
             if (h.size() == size) {
                 s.append(String.format(Locale.ROOT, "- whole-document JAXB needs at least -Xmx%s for this file%n",

@@ -46,6 +46,10 @@ class BenchSmokeIT {
         assertThat(report).contains("ours-exactly-once: every run, warm-ups included, was checked afterwards with a "
                 + "read_committed consumer; the last check found 1,000 messages with 1,000 distinct record indexes, "
                 + "1 completed event.");
+        assertThat(report).containsPattern("- 1,000 records: exactly-once worker path into Kafka vs Woodstox \\+ JAXB "
+                + "\\+ JSON on one thread, no Kafka \\(issue 6, target at least 1.2x\\): \\*\\*[0-9.]+x\\*\\*, target (met|missed)")
+                .containsPattern("- 1,000 records: exactly-once worker path into Kafka vs Spring Batch reading only "
+                        + "\\(issue 6, target at least 2x\\): \\*\\*[0-9.]+x\\*\\*, target (met|missed)");
         Bench.Results measured = ResultsJson.read(out.resolve("results.json"));
         for (String name : List.of("woodstox-jaxb-json", "ours-exactly-once")) {
             Measurement m = Report.find(measured, name, 1000).orElseThrow();
@@ -65,6 +69,34 @@ class BenchSmokeIT {
         assertThat(new CommandLine(new BenchCommand()).execute("--from", out.resolve("results.json").toString(),
                 "--out", out.toString())).isZero();
         assertThat(Files.readString(out.resolve("report.md"))).isEqualTo(before);
+    }
+
+    @Test
+    void heapScalingRunsTheWorkerPathOncePerSizeWithinASmallHeap() throws Exception {
+        Path out = dir.resolve("scaling");
+        Path readme = Files.writeString(dir.resolve("README.md"), "<!-- bench:start -->\nspeed figures\n<!-- bench:end -->\n"
+                + "<!-- bench-heap-scaling:start -->\nold\n<!-- bench-heap-scaling:end -->\n");
+        int exit = new CommandLine(new BenchCommand()).execute("--heap-scaling", "1000,3000", "--out", out.toString(),
+                "--data", dir.resolve("data").toString(), "--update-readme", readme.toString());
+        assertThat(exit).isZero();
+
+        Bench.Results r = ResultsJson.read(out.resolve("results.json"));
+        assertThat(r.plan().heapScaling()).isTrue();
+        assertThat(r.plan().heap()).isEqualTo("64m");
+        assertThat(r.measurements()).extracting(Measurement::strategy).containsExactly("ours-exactly-once", "ours-exactly-once");
+        for (Measurement m : r.measurements()) {
+            assertThat(m.ok()).as(m.reason()).isTrue();
+            assertThat(m.nanos()).hasSize(1);
+            assertThat(m.records()).isEqualTo(m.size());
+            assertThat(m.verified()).startsWith(String.format(java.util.Locale.ROOT, "%,d messages with %,d distinct", m.size(), m.size()));
+            assertThat(m.peakHeapUsed()).isPositive();
+        }
+        String report = Files.readString(out.resolve("report.md"));
+        assertThat(report).contains("## Peak heap by file size (-Xmx64m)").contains("| ours-exactly-once | 1,000 | 0 | completed |")
+                .contains("| ours-exactly-once | 3,000 | 1 | completed |")
+                .containsPattern("ours-exactly-once completed every size within -Xmx64m; at 3,000 records vs 1,000: peak heap");
+        String updated = Files.readString(readme);
+        assertThat(updated).contains("speed figures").doesNotContain("old").contains("| ours-exactly-once | 3,000 | 1 | completed |");
     }
 
     @Test
