@@ -19,7 +19,7 @@ public final class Bench {
 
     /** What to measure and how. */
     public record Plan(List<Long> sizes, List<Strategies.Entry> strategies, int warmups, int runs, String heap,
-                       Path dataDir, Path workDir, boolean searchHeap) {
+                       Path dataDir, Path workDir, boolean searchHeap, boolean heapScaling) {
     }
 
     /** Everything one bench run measured. */
@@ -79,11 +79,24 @@ public final class Bench {
         return new Results(plan, measurements, searches, startedAt, (System.nanoTime() - started) / 1e9, Report.machine());
     }
 
+    /** A datagen person with seed 42 takes 410 to 415 bytes; this leaves room for the file's head and tail. */
+    static final long BYTES_PER_RECORD = 420;
+
     /** The datagen file for a size, generated once and reused (same seed, so the same bytes). */
     public static Path dataFile(Path dir, long records) throws Exception {
         Files.createDirectories(dir);
         Path file = dir.resolve("persons-" + records + "-seed42.xml");
-        return Files.exists(file) ? file : DatagenCommand.generate(file, records, 42);
+        if (Files.exists(file)) {
+            return file;
+        }
+        // A 10M-record file is over 4 GB: refuse at once rather than fill the disk and fail half-way.
+        long needed = records * BYTES_PER_RECORD;
+        long free = Files.getFileStore(dir).getUsableSpace();
+        if (free < needed + (needed >> 2)) {
+            throw new IllegalStateException(String.format(Locale.ROOT, "%s needs about %.1f GB and %s has %.1f GB "
+                    + "free; free some space or point --data elsewhere", file.getFileName(), needed / 1e9, dir, free / 1e9));
+        }
+        return DatagenCommand.generate(file, records, 42);
     }
 
     static int heapMb(String heap) {

@@ -16,8 +16,13 @@ import picocli.CommandLine.Option;
         footer = {"", "Examples:",
             "  java -jar bench/target/bench.jar --sizes 1000,100000,1000000",
             "  java -jar bench/target/bench.jar --sizes 100000 --strategies woodstox-jaxb,ours-split-bind --runs 3",
-            "  java -jar bench/target/bench.jar --sizes 1000,100000,1000000 --out bench/report --update-readme README.md"})
+            "  java -jar bench/target/bench.jar --sizes 1000,100000,1000000 --out bench/report --update-readme README.md",
+            "  java -jar bench/target/bench.jar --heap-scaling 100000,1000000,10000000 --out bench/report/heap-scaling"})
 public final class BenchCommand implements Callable<Integer> {
+
+    static final String SPEED_MARKER = "bench";
+    static final String HEAP_SCALING_MARKER = "bench-heap-scaling";
+    private static final String EXACTLY_ONCE = "ours-exactly-once";
 
     @Option(names = "--sizes", split = ",", description = "Record counts of the test files (default: ${DEFAULT-VALUE}).")
     List<Long> sizes = new ArrayList<>(List.of(1_000L, 10_000L, 100_000L, 1_000_000L));
@@ -31,8 +36,13 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--warmups", description = "Warm-up runs before counting (default: ${DEFAULT-VALUE}).")
     int warmups = 1;
 
-    @Option(names = "--heap", description = "-Xmx of each forked JVM (default: ${DEFAULT-VALUE}).")
-    String heap = "2g";
+    @Option(names = "--heap", description = "-Xmx of each forked JVM (default: 2g; with --heap-scaling, 64m).")
+    String heap;
+
+    @Option(names = "--heap-scaling", split = ",", paramLabel = "SIZES",
+            description = "Instead of the speed study: run each strategy (default: ours-exactly-once) once per size, "
+                    + "no warm-up, each in a JVM with the same small -Xmx, and report peak heap by size.")
+    List<Long> heapScaling;
 
     @Option(names = "--out", description = "Report directory (default: ${DEFAULT-VALUE}).")
     Path out = Path.of("bench-report");
@@ -49,7 +59,8 @@ public final class BenchCommand implements Callable<Integer> {
     Path from;
 
     @Option(names = "--update-readme", paramLabel = "README",
-            description = "Replace the README's bench section (between its bench markers) with this run's figures.")
+            description = "Replace the README's bench section with this run's figures: between its bench markers, "
+                    + "or with --heap-scaling between its bench-heap-scaling markers.")
     Path readme;
 
     public static void main(String[] args) {
@@ -58,24 +69,38 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<Strategies.Entry> chosen = strategies == null ? Strategies.all()
-                : strategies.stream().map(Strategies::get).toList();
         Files.createDirectories(out);
         Bench.Results results;
         if (from != null) {
             results = ResultsJson.read(from);
         } else {
-            Bench.Plan plan = new Bench.Plan(sizes, chosen, warmups, runs, heap, data, out.resolve("work"), heapSearch);
-            results = new Bench(plan, System.err).run();
+            results = new Bench(plan(), System.err).run();
             ResultsJson.write(results, out.resolve("results.json"));
         }
         write(results, out);
         if (readme != null) {
-            updateReadme(readme, Report.readmeSection(results, readme.toAbsolutePath().getParent()
-                    .relativize(out.toAbsolutePath().resolve("report.md")).toString()));
+            String link = readme.toAbsolutePath().getParent().relativize(out.toAbsolutePath().resolve("report.md")).toString();
+            // Each mode has a block of its own, so a heap-scaling run never replaces the speed figures, nor the reverse.
+            if (results.plan().heapScaling()) {
+                updateReadme(readme, HEAP_SCALING_MARKER, HeapScaling.readmeSection(results, link));
+            } else {
+                updateReadme(readme, SPEED_MARKER, Report.readmeSection(results, link));
+            }
         }
         System.out.println("report: " + out.resolve("report.md"));
         return results.measurements().stream().allMatch(m -> m.ok() || m.strategy().equals(Bench.WHOLE_DOCUMENT)) ? 0 : 1;
+    }
+
+    private Bench.Plan plan() {
+        boolean scaling = heapScaling != null;
+        List<Strategies.Entry> chosen = strategies != null ? strategies.stream().map(Strategies::get).toList()
+                : scaling ? List.of(Strategies.get(EXACTLY_ONCE)) : Strategies.all();
+        String xmx = heap != null ? heap : scaling ? "64m" : "2g";
+        if (scaling) {
+            // One run per size and no warm-up: what is measured is whether a file fits, not how fast it goes.
+            return new Bench.Plan(heapScaling, chosen, 0, 1, xmx, data, out.resolve("work"), false, true);
+        }
+        return new Bench.Plan(sizes, chosen, warmups, runs, xmx, data, out.resolve("work"), heapSearch, false);
     }
 
     static void write(Bench.Results results, Path out) throws Exception {
@@ -85,9 +110,9 @@ public final class BenchCommand implements Callable<Integer> {
         deleteRecursively(out.resolve("work"));
     }
 
-    static void updateReadme(Path readme, String section) throws Exception {
-        String start = "<!-- bench:start -->\n";
-        String end = "<!-- bench:end -->";
+    static void updateReadme(Path readme, String marker, String section) throws Exception {
+        String start = "<!-- " + marker + ":start -->\n";
+        String end = "<!-- " + marker + ":end -->";
         String text = Files.readString(readme);
         int from = text.indexOf(start);
         int to = text.indexOf(end);

@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Runs one (strategy, size) in a JVM of its own and reads back its figures, or why it failed. */
 final class ForkedJvm {
@@ -42,7 +44,7 @@ final class ForkedJvm {
             // The JVM prints its ExitOnOutOfMemoryError notice on stdout; an OOM caught and rethrown shows on stderr.
             if (stderr.contains("OutOfMemoryError") || stdout.contains("OutOfMemoryError")) {
                 return Measurement.failed(strategy, records, fileBytes, Measurement.Status.OUT_OF_MEMORY,
-                        "out of memory at -Xmx" + heap, heap);
+                        "out of memory at -Xmx" + heap + outOfWhat(stdout + "\n" + stderr), heap);
             }
             String line = stdout.lines().filter(l -> l.startsWith(StrategyRunner.PREFIX)).findFirst().orElse(null);
             if (p.exitValue() != 0 || line == null) {
@@ -61,7 +63,13 @@ final class ForkedJvm {
         return new Measurement(n.get("strategy").asText(), size, fileBytes, Measurement.Status.OK, null, heap,
                 n.get("records").asLong(), ResultsJson.longs(n.get("nanos")), ResultsJson.longs(n.get("allocated")),
                 n.get("peakHeapUsed").asLong(), n.get("peakLiveHeap").asLong(), n.get("maxRss").asLong(),
-                ResultsJson.phases(n.get("phases")));
+                ResultsJson.phases(n.get("phases")), n.hasNonNull("verified") ? n.get("verified").asText() : null);
+    }
+
+    /** Which memory ran out ("Java heap space", "Metaspace", "Direct buffer memory"...), as the JVM words it. */
+    static String outOfWhat(String output) {
+        Matcher m = Pattern.compile("OutOfMemoryError: ([^\r\n]+)").matcher(output);
+        return m.find() ? " (" + m.group(1).strip() + ")" : "";
     }
 
     /** The most telling line of a failed JVM's stderr: the first exception line, else the last line. */

@@ -12,15 +12,17 @@ import java.util.Map;
  * @param peakLiveHeap largest heap in use after a GC over the counted runs (0 if no GC ran)
  * @param maxRss       the forked JVM's peak resident set
  * @param phases       the pipeline's own phase timers in the median run (ours only), seconds by phase
+ * @param verified     what the strategy checked after every run (the exactly-once check), as found in the last; null if nothing
  */
 public record Measurement(String strategy, long size, long fileBytes, Status status, String reason, String heap,
                           long records, long[] nanos, long[] allocated, long peakHeapUsed, long peakLiveHeap,
-                          long maxRss, Map<String, Double> phases) {
+                          long maxRss, Map<String, Double> phases, String verified) {
 
     public enum Status { OK, FAILED, OUT_OF_MEMORY }
 
     public static Measurement failed(String strategy, long size, long fileBytes, Status status, String reason, String heap) {
-        return new Measurement(strategy, size, fileBytes, status, reason, heap, 0, new long[0], new long[0], 0, 0, 0, Map.of());
+        return new Measurement(strategy, size, fileBytes, status, reason, heap, 0, new long[0], new long[0], 0, 0, 0, Map.of(),
+                null);
     }
 
     public boolean ok() {

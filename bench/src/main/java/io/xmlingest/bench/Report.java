@@ -55,8 +55,11 @@ public final class Report {
                         m.allocatedPerRecord()));
             }
             phases(s, rows);
+            verified(s, rows);
         }
         ratios(s, r);
+        s.append(Issue6Targets.section(r));
+        s.append(HeapScaling.section(r));
         if (!r.heapSearches().isEmpty()) {
             s.append("\n## Whole-document JAXB: the smallest heap that works\n\n");
             s.append("| records | smallest -Xmx that completed | largest -Xmx that failed | attempts |\n|---|---|---|---|\n");
@@ -84,6 +87,15 @@ public final class Report {
             Map<String, Double> ph = m.phases();
             s.append(String.format(Locale.ROOT, "| %s | %.3f | %.3f | %.3f | %.3f | %.3f |%n", m.strategy(),
                     ph.get("identify"), ph.get("scan"), ph.get("bind"), ph.get("serialize"), ph.get("publish")));
+        }
+    }
+
+    private static void verified(StringBuilder s, List<Measurement> rows) {
+        for (Measurement m : rows) {
+            if (m.ok() && m.verified() != null) {
+                s.append("\n").append(m.strategy()).append(": every run, warm-ups included, was checked afterwards with a "
+                        + "read_committed consumer; the last check found ").append(m.verified()).append(".\n");
+            }
         }
     }
 
@@ -159,6 +171,7 @@ public final class Report {
         for (String[] h : headlines) {
             ratio(r, h[0], h[1], size).ifPresent(x -> s.append(String.format(Locale.ROOT, "- %s: **%.2fx**%n", h[2], x)));
         }
+        s.append(Issue6Targets.lines(r, size));
         for (HeapSearch h : r.heapSearches()) {
             if (h.size() == size) {
                 s.append(String.format(Locale.ROOT, "- whole-document JAXB needs at least -Xmx%s for this file%n",

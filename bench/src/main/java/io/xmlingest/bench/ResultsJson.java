@@ -31,6 +31,7 @@ final class ResultsJson {
         plan.put("runs", r.plan().runs());
         plan.put("heap", r.plan().heap());
         plan.put("searchHeap", r.plan().searchHeap());
+        plan.put("heapScaling", r.plan().heapScaling());
         root.set("measurements", JSON.valueToTree(r.measurements()));
         root.set("heapSearches", JSON.valueToTree(r.heapSearches()));
         JSON.writeValue(file.toFile(), root);
@@ -44,13 +45,15 @@ final class ResultsJson {
         List<Strategies.Entry> strategies = new ArrayList<>();
         p.get("strategies").forEach(n -> strategies.add(Strategies.get(n.asText())));
         Bench.Plan plan = new Bench.Plan(sizes, strategies, p.get("warmups").asInt(), p.get("runs").asInt(),
-                p.get("heap").asText(), null, null, p.get("searchHeap").asBoolean());
+                p.get("heap").asText(), null, null, p.get("searchHeap").asBoolean(),
+                p.path("heapScaling").asBoolean(false));
         List<Measurement> measurements = new ArrayList<>();
         for (JsonNode m : root.get("measurements")) {
             measurements.add(new Measurement(m.get("strategy").asText(), m.get("size").asLong(), m.get("fileBytes").asLong(),
                     Measurement.Status.valueOf(m.get("status").asText()), m.get("reason").isNull() ? null : m.get("reason").asText(),
                     m.get("heap").asText(), m.get("records").asLong(), longs(m.get("nanos")), longs(m.get("allocated")),
-                    m.get("peakHeapUsed").asLong(), m.get("peakLiveHeap").asLong(), m.get("maxRss").asLong(), phases(m.get("phases"))));
+                    m.get("peakHeapUsed").asLong(), m.get("peakLiveHeap").asLong(), m.get("maxRss").asLong(), phases(m.get("phases")),
+                    m.hasNonNull("verified") ? m.get("verified").asText() : null));
         }
         List<HeapSearch> searches = new ArrayList<>();
         for (JsonNode h : root.get("heapSearches")) {

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The forked JVM's entry point: runs one strategy over one file, warm-ups first, then the
@@ -23,7 +24,20 @@ public final class StrategyRunner {
     }
 
     /** Arguments: strategy, file, expected records, warm-ups, counted runs, bootstrap servers or "-". */
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        int exit = 0;
+        try {
+            measure(args);
+        } catch (Exception e) {
+            e.printStackTrace();
+            exit = 1;
+        }
+        System.out.flush();
+        // Kafka clients leave non-daemon threads behind, even after a failure; the result or the error is out.
+        System.exit(exit);
+    }
+
+    private static void measure(String[] args) throws Exception {
         String name = args[0];
         Path file = Path.of(args[1]);
         long expected = Long.parseLong(args[2]);
@@ -35,24 +49,27 @@ public final class StrategyRunner {
         Strategy strategy = Strategies.get(name).create().get();
         Strategy.Context context = new Strategy.Context(expected, bootstrap);
         for (int i = 0; i < warmups; i++) {
-            once(strategy, file, context);
+            once(strategy, file, context, expected);
         }
-        memory.reset();
         List<Long> nanos = new ArrayList<>();
         List<Long> allocated = new ArrayList<>();
         List<PhaseTimes> phases = new ArrayList<>();
+        long peakHeap = 0;
+        long peakLive = 0;
         long records = -1;
+        String verified = null;
         for (int i = 0; i < runs; i++) {
+            // Peaks cover prepare and run, as a worker holds both; the bench's own checking afterwards is not counted.
+            memory.reset();
             strategy.prepare(file, context);
             long a = MemoryWatch.allocatedBytes();
             long t = System.nanoTime();
             Strategy.Outcome outcome = strategy.run(file, context);
             nanos.add(System.nanoTime() - t);
             allocated.add(MemoryWatch.allocatedBytes() - a);
-            strategy.cleanUp();
-            if (outcome.records() != expected) {
-                throw new IllegalStateException(name + " saw " + outcome.records() + " records, expected " + expected);
-            }
+            peakHeap = Math.max(peakHeap, memory.peakHeapUsed());
+            peakLive = Math.max(peakLive, memory.peakLiveHeap());
+            verified = finish(strategy, file, context, outcome, expected).orElse(null);
             records = outcome.records();
             phases.add(outcome.phases());
         }
@@ -61,37 +78,58 @@ public final class StrategyRunner {
         result.put("records", records);
         result.put("nanos", nanos);
         result.put("allocated", allocated);
-        result.put("peakHeapUsed", memory.peakHeapUsed());
-        result.put("peakLiveHeap", memory.peakLiveHeap());
+        result.put("peakHeapUsed", peakHeap);
+        result.put("peakLiveHeap", peakLive);
         result.put("maxRss", MemoryWatch.maxRss());
         result.put("phases", medianPhases(nanos, phases));
+        if (verified != null) {
+            result.put("verified", verified);
+        }
         System.out.println(PREFIX + new ObjectMapper().writeValueAsString(result));
-        System.out.flush();
-        // Kafka clients leave non-daemon threads behind; the result is out, so end here.
-        System.exit(0);
     }
 
-    private static void once(Strategy strategy, Path file, Strategy.Context context) throws Exception {
+    private static void once(Strategy strategy, Path file, Strategy.Context context, long expected) throws Exception {
         strategy.prepare(file, context);
-        strategy.run(file, context);
-        strategy.cleanUp();
+        finish(strategy, file, context, strategy.run(file, context), expected);
     }
 
-    /** The phases of the run with the median wall time, in seconds. */
+    /** Checks a run, warm-ups included: a warm-up that loses records is as wrong as a counted run that does. */
+    private static Optional<String> finish(Strategy strategy, Path file, Strategy.Context context,
+                                           Strategy.Outcome outcome, long expected) throws Exception {
+        try {
+            if (outcome.records() != expected) {
+                throw new IllegalStateException(file.getFileName() + ": saw " + outcome.records()
+                        + " records, expected " + expected);
+            }
+            return strategy.verify(file, context, outcome);
+        } finally {
+            strategy.cleanUp();
+        }
+    }
+
+    /**
+     * The phases of the run whose wall time is nearest the median, in seconds, so they add up to
+     * about the median shown beside them (the first run at or above the median could be the slowest).
+     */
     private static Map<String, Double> medianPhases(List<Long> nanos, List<PhaseTimes> phases) {
         long median = Measurement.median(nanos.stream().mapToLong(Long::longValue).toArray());
+        PhaseTimes nearest = null;
+        long distance = Long.MAX_VALUE;
         for (int i = 0; i < nanos.size(); i++) {
-            PhaseTimes p = phases.get(i);
-            if (p != null && nanos.get(i) >= median) {
-                Map<String, Double> m = new LinkedHashMap<>();
-                m.put("identify", p.identifyNanos() / 1e9);
-                m.put("scan", p.scanNanos() / 1e9);
-                m.put("bind", p.bindNanos() / 1e9);
-                m.put("serialize", p.serializeNanos() / 1e9);
-                m.put("publish", p.publishNanos() / 1e9);
-                return m;
+            if (phases.get(i) != null && Math.abs(nanos.get(i) - median) < distance) {
+                nearest = phases.get(i);
+                distance = Math.abs(nanos.get(i) - median);
             }
         }
-        return Map.of();
+        if (nearest == null) {
+            return Map.of();
+        }
+        Map<String, Double> m = new LinkedHashMap<>();
+        m.put("identify", nearest.identifyNanos() / 1e9);
+        m.put("scan", nearest.scanNanos() / 1e9);
+        m.put("bind", nearest.bindNanos() / 1e9);
+        m.put("serialize", nearest.serializeNanos() / 1e9);
+        m.put("publish", nearest.publishNanos() / 1e9);
+        return m;
     }
 }

@@ -42,6 +42,20 @@ class BenchSmokeIT {
         }
         assertThat(report).contains("Where ours spends its time").contains("| ours-end-to-end | ")
                 .contains("## Ratios measured in this run").contains("## Whole-document JAXB: the smallest heap");
+        // The exactly-once path only gets a row when every run's read_committed check found each record once.
+        assertThat(report).contains("ours-exactly-once: every run, warm-ups included, was checked afterwards with a "
+                + "read_committed consumer; the last check found 1,000 messages with 1,000 distinct record indexes, "
+                + "1 completed event.");
+        assertThat(report).containsPattern("- 1,000 records: exactly-once worker path into Kafka vs Woodstox \\+ JAXB "
+                + "\\+ JSON on one thread, no Kafka \\(issue 6, target at least 1.2x\\): \\*\\*[0-9.]+x\\*\\*, target (met|missed)")
+                .containsPattern("- 1,000 records: exactly-once worker path into Kafka vs Spring Batch reading only "
+                        + "\\(issue 6, target at least 2x\\): \\*\\*[0-9.]+x\\*\\*, target (met|missed)");
+        Bench.Results measured = ResultsJson.read(out.resolve("results.json"));
+        for (String name : List.of("woodstox-jaxb-json", "ours-exactly-once")) {
+            Measurement m = Report.find(measured, name, 1000).orElseThrow();
+            assertThat(m.records()).as(name).isEqualTo(1000);
+            assertThat(m.nanos()).as(name).hasSize(2);
+        }
         for (String chart : Report.CHARTS) {
             BufferedImage image = ImageIO.read(out.resolve(chart + ".png").toFile());
             assertThat(image).as(chart).isNotNull();
@@ -58,6 +72,34 @@ class BenchSmokeIT {
     }
 
     @Test
+    void heapScalingRunsTheWorkerPathOncePerSizeWithinASmallHeap() throws Exception {
+        Path out = dir.resolve("scaling");
+        Path readme = Files.writeString(dir.resolve("README.md"), "<!-- bench:start -->\nspeed figures\n<!-- bench:end -->\n"
+                + "<!-- bench-heap-scaling:start -->\nold\n<!-- bench-heap-scaling:end -->\n");
+        int exit = new CommandLine(new BenchCommand()).execute("--heap-scaling", "1000,3000", "--out", out.toString(),
+                "--data", dir.resolve("data").toString(), "--update-readme", readme.toString());
+        assertThat(exit).isZero();
+
+        Bench.Results r = ResultsJson.read(out.resolve("results.json"));
+        assertThat(r.plan().heapScaling()).isTrue();
+        assertThat(r.plan().heap()).isEqualTo("64m");
+        assertThat(r.measurements()).extracting(Measurement::strategy).containsExactly("ours-exactly-once", "ours-exactly-once");
+        for (Measurement m : r.measurements()) {
+            assertThat(m.ok()).as(m.reason()).isTrue();
+            assertThat(m.nanos()).hasSize(1);
+            assertThat(m.records()).isEqualTo(m.size());
+            assertThat(m.verified()).startsWith(String.format(java.util.Locale.ROOT, "%,d messages with %,d distinct", m.size(), m.size()));
+            assertThat(m.peakHeapUsed()).isPositive();
+        }
+        String report = Files.readString(out.resolve("report.md"));
+        assertThat(report).contains("## Peak heap by file size (-Xmx64m)").contains("| ours-exactly-once | 1,000 | 0 | completed |")
+                .contains("| ours-exactly-once | 3,000 | 1 | completed |")
+                .containsPattern("ours-exactly-once completed every size within -Xmx64m; at 3,000 records vs 1,000: peak heap");
+        String updated = Files.readString(readme);
+        assertThat(updated).contains("speed figures").doesNotContain("old").contains("| ours-exactly-once | 3,000 | 1 | completed |");
+    }
+
+    @Test
     void aStrategyThatFailsIsReportedAsFailedWithItsReason() throws Exception {
         Path good = Bench.dataFile(dir, 1000);
         String text = Files.readString(good);
@@ -70,6 +112,6 @@ class BenchSmokeIT {
 
         Measurement starved = jvm.run("jaxb-whole-document", good, 1000, 0, 1, "8m", null);
         assertThat(starved.status()).isEqualTo(Measurement.Status.OUT_OF_MEMORY);
-        assertThat(starved.reason()).isEqualTo("out of memory at -Xmx8m");
+        assertThat(starved.reason()).isEqualTo("out of memory at -Xmx8m (Java heap space)");
     }
 }

@@ -1,6 +1,8 @@
 package io.xmlingest.bench.strategy;
 
 import com.ctc.wstx.stax.WstxInputFactory;
+import io.xmlingest.core.encode.JsonRecordEncoder;
+import io.xmlingest.sample.persons.Person;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,11 +36,14 @@ public final class Strategies {
         add("jaxb-whole-document", Kind.STUDY, false, "JAXB unmarshals the whole document into one tree",
                 WholeDocumentJaxb::new);
         add("jdk-stax-jaxb", Kind.STUDY, false, "JDK StAX cursor + JAXB per record",
-                () -> new CursorJaxb(XMLInputFactory::newDefaultFactory));
+                () -> new CursorJaxb(XMLInputFactory::newDefaultFactory, Person::getId));
         add("woodstox-jaxb", Kind.STUDY, false, "Woodstox cursor + JAXB per record",
-                () -> new CursorJaxb(WstxInputFactory::new));
+                () -> new CursorJaxb(WstxInputFactory::new, Person::getId));
+        add("woodstox-jaxb-json", Kind.STUDY, false,
+                "Woodstox cursor + JAXB per record + our JSON encoder, one thread, no Kafka (issue 6's baseline)",
+                Strategies::woodstoxJaxbJson);
         add("aalto-jaxb", Kind.STUDY, false, "Aalto cursor + JAXB per record",
-                () -> new CursorJaxb(com.fasterxml.aalto.stax.InputFactoryImpl::new));
+                () -> new CursorJaxb(com.fasterxml.aalto.stax.InputFactoryImpl::new, Person::getId));
         add("spring-batch", Kind.PEER, false, "Spring Batch StaxEventItemReader + Jaxb2Marshaller, read to the end",
                 SpringBatchReader::new);
         add("ours-split-bind", Kind.OURS, false, "xmlingest splitter + strict binder", OursSplitBind::new);
@@ -46,6 +51,15 @@ public final class Strategies {
                 () -> new OursPipeline(false));
         add("ours-end-to-end", Kind.OURS, true, "xmlingest pipeline into a real broker (the plain ingest path)",
                 () -> new OursPipeline(true));
+        add("ours-exactly-once", Kind.OURS, true, "xmlingest worker path: TransactionalIngestion into a real broker, "
+                + "file hash timed (identify), every run checked afterwards with a read_committed consumer",
+                OursExactlyOnce::new);
+    }
+
+    private static Strategy woodstoxJaxbJson() {
+        // One encoder per strategy: it reuses its buffer, and the strategy runs on one thread.
+        JsonRecordEncoder encoder = new JsonRecordEncoder();
+        return new CursorJaxb(WstxInputFactory::new, p -> encoder.encode(p).length);
     }
 
     public static Entry get(String name) {

@@ -2,11 +2,13 @@ package io.xmlingest.bench.strategy;
 
 import io.xmlingest.core.pipeline.PhaseTimes;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * One way of reading a persons file, measured by the bench. A strategy is created fresh in its
  * own JVM; {@link #prepare} runs before each timed run and is not timed (a topic to write to, a
- * producer to open), {@link #run} is the timed work.
+ * producer to open), {@link #run} is the timed work, and {@link #verify} checks what the run left
+ * behind, untimed and outside the heap figures, so that no figure is reported for a wrong run.
  */
 public interface Strategy {
 
@@ -22,6 +24,14 @@ public interface Strategy {
     }
 
     Outcome run(Path file, Context context) throws Exception;
+
+    /**
+     * Throws if the run's effect is wrong (records lost or duplicated), and the bench reports the
+     * run as failed; else says what was checked, if anything.
+     */
+    default Optional<String> verify(Path file, Context context, Outcome outcome) throws Exception {
+        return Optional.empty();
+    }
 
     default void cleanUp() {
     }
