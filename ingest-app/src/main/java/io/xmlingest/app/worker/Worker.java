@@ -10,6 +10,7 @@ import io.xmlingest.core.error.RetriableIngestException;
 import io.xmlingest.core.pipeline.FileIdentity;
 import io.xmlingest.core.pipeline.FileJob;
 import io.xmlingest.core.pipeline.FileOutcome;
+import io.xmlingest.core.pipeline.IngestListener;
 import io.xmlingest.core.pipeline.IngestionPipeline;
 import io.xmlingest.core.pipeline.KafkaSession;
 import io.xmlingest.core.pipeline.TransactionalIngestion;
@@ -45,6 +46,7 @@ public final class Worker implements Runnable {
     private final long pollMillis;
     private final long maxBackoffMillis;
     private final WorkerMetrics metrics;
+    private final StartupTimeline startup;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
 
@@ -54,7 +56,14 @@ public final class Worker implements Runnable {
     private volatile String fatal;
 
     public Worker(IngestConfig config, IngestionPipeline.RecordModel model, Path inboxDir, String workerId) {
+        this(config, model, inboxDir, workerId, StartupTimeline.unwatched());
+    }
+
+    /** @param startup told where the start-up's time goes, up to the first commit */
+    public Worker(IngestConfig config, IngestionPipeline.RecordModel model, Path inboxDir, String workerId,
+                  StartupTimeline startup) {
         this.config = config;
+        this.startup = startup;
         this.workerId = workerId;
         this.ingestion = new TransactionalIngestion(config, model, workerId);
         this.inbox = new Inbox(inboxDir, workerId, config.get(AppSettings.INBOX_SETTLE_MS), Clock.systemUTC());
@@ -102,8 +111,9 @@ public final class Worker implements Runnable {
                 try {
                     if (session == null) {
                         session = KafkaSession.open(config, ingestion.topics(), "xmlingest-" + workerId,
-                                this::stopping, this::commitTrouble);
-                        LOG.info("connected to Kafka; checkpoints read");
+                                this::stopping, this::commitTrouble, startup);
+                        LOG.info("connected to Kafka; checkpoints read ({} s after the JVM's launch)",
+                                String.format("%.2f", startup.secondsSinceLaunch()));
                     }
                     Optional<Path> next = inbox.unfinished().stream().findFirst().or(inbox::claimNext);
                     if (next.isEmpty()) {
@@ -144,7 +154,9 @@ public final class Worker implements Runnable {
             finishFailed(claimed, name, null, size, null, e, null, "failed");
             return;
         }
-        metrics.identified(System.nanoTime() - t0);
+        long identified = System.nanoTime();
+        metrics.identified(identified - t0);
+        startup.took("identify", t0, identified);
         Optional<String> recorded = inbox.recordedId(claimed);
         if (recorded.isPresent() && !recorded.get().equals(fileId)) {
             FileFailedException refused = new FileFailedException("the file changed since its ingestion began (it was "
@@ -156,7 +168,7 @@ public final class Worker implements Runnable {
             return;
         }
         // Another worker may have ingested this content since this one last looked.
-        session.checkpoints().refresh();
+        startup.time("checkpoints again", session.checkpoints()::refresh);
         Checkpoint from = session.checkpoints().find(fileId).orElse(null);
         if (from != null && from.isFinished() && recorded.isPresent()) {
             // This worker finished the file and died before moving it: only the move is left to do.
@@ -190,9 +202,10 @@ public final class Worker implements Runnable {
                     from.nextRecordIndex(), resumeAt, from.records());
         }
         metrics.begin(name, from, resumeAt);
+        IngestListener listener = startup.untilFirstCommit("first page", System.nanoTime(), metrics);
         FileOutcome outcome;
         try {
-            outcome = ingestion.ingest(new FileJob(claimed, name, fileId, size, from), session.publisher(), metrics,
+            outcome = ingestion.ingest(new FileJob(claimed, name, fileId, size, from), session.publisher(), listener,
                     this::stopping);
         } catch (FileFailedException e) {
             // Not even the failure could be committed; the file's last checkpoint still says where it stands.

@@ -37,27 +37,21 @@ public final class KafkaSession implements AutoCloseable {
     /**
      * @param giveUp  true when a commit waiting for Kafka should stop waiting (the worker is stopping)
      * @param trouble told why commits are being retried while Kafka is away, and null when they succeed again
+     * @param steps   told how long each step of opening took
      * @throws RetriableIngestException when Kafka cannot be reached; try again later
      */
     public static KafkaSession open(IngestConfig config, TopicNames topics, String transactionalId,
-                                    BooleanSupplier giveUp, Consumer<String> trouble) {
+                                    BooleanSupplier giveUp, Consumer<String> trouble, StepTimes steps) {
         Duration timeout = Duration.ofMillis(config.get(IngestSettings.TOPIC_READY_TIMEOUT_MS));
         KafkaProducer<byte[], byte[]> producer = null;
         KafkaCheckpointStore store = null;
         try {
-            try (Admin admin = Admin.create(KafkaClientSettings.admin(config))) {
-                int partitions = config.get(IngestSettings.TOPIC_PARTITIONS);
-                int replication = config.get(IngestSettings.TOPIC_REPLICATION_FACTOR);
-                KafkaTopics.ensure(admin, topics.records(), partitions, replication, timeout);
-                KafkaTopics.ensure(admin, topics.deadLetters(), partitions, replication, timeout);
-                // One partition each: a file's status events and checkpoints are few, and read in order.
-                KafkaTopics.ensure(admin, topics.status(), 1, replication, timeout);
-                KafkaTopics.ensure(admin, topics.checkpoints(), 1, replication, Map.of("cleanup.policy", "compact"), timeout);
-            }
-            producer = new KafkaProducer<>(KafkaClientSettings.transactionalProducer(config, transactionalId));
-            producer.initTransactions();
+            steps.time("topics", () -> ensureTopics(config, topics, timeout));
+            producer = steps.time("producer", () -> new KafkaProducer<>(
+                    KafkaClientSettings.transactionalProducer(config, transactionalId)));
+            steps.time("initTransactions", producer::initTransactions);
             store = new KafkaCheckpointStore(KafkaClientSettings.consumer(config), topics.checkpoints(), timeout);
-            store.refresh();
+            steps.time("checkpoints", store::refresh);
             return new KafkaSession(new KafkaTransactionalPublisher(producer, topics.records(), giveUp, trouble), store);
         } catch (KafkaException | RetriableIngestException e) {
             if (store != null) {
@@ -71,6 +65,18 @@ public final class KafkaSession implements AutoCloseable {
             }
             throw new RetriableIngestException("cannot open the Kafka session: " + e, null,
                     IngestSettings.BOOTSTRAP_SERVERS.key(), e);
+        }
+    }
+
+    private static void ensureTopics(IngestConfig config, TopicNames topics, Duration timeout) {
+        try (Admin admin = Admin.create(KafkaClientSettings.admin(config))) {
+            int partitions = config.get(IngestSettings.TOPIC_PARTITIONS);
+            int replication = config.get(IngestSettings.TOPIC_REPLICATION_FACTOR);
+            KafkaTopics.ensure(admin, topics.records(), partitions, replication, timeout);
+            KafkaTopics.ensure(admin, topics.deadLetters(), partitions, replication, timeout);
+            // One partition each: a file's status events and checkpoints are few, and read in order.
+            KafkaTopics.ensure(admin, topics.status(), 1, replication, timeout);
+            KafkaTopics.ensure(admin, topics.checkpoints(), 1, replication, Map.of("cleanup.policy", "compact"), timeout);
         }
     }
 
