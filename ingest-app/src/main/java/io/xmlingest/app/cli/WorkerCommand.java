@@ -2,6 +2,7 @@ package io.xmlingest.app.cli;
 
 import io.xmlingest.app.AppSettings;
 import io.xmlingest.app.http.HttpEndpoints;
+import io.xmlingest.app.worker.Background;
 import io.xmlingest.app.worker.StartupTimeline;
 import io.xmlingest.app.worker.Worker;
 import io.xmlingest.app.worker.WorkerIds;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -78,10 +80,12 @@ final class WorkerCommand implements Callable<Integer> {
         }
         String workerId = WorkerIds.resolve(settings.get(AppSettings.WORKER_ID), inboxDir);
         startup.took("settings", settingsStart, System.nanoTime());
-        IngestionPipeline.RecordModel model = startup.time("jaxb", () -> IngestionPipeline.model(settings));
+        // Built beside everything else the start-up does; the worker awaits it before its first file.
+        CompletableFuture<IngestionPipeline.RecordModel> model = Background.start("xmlingest-jaxb",
+                () -> startup.time("jaxb", () -> IngestionPipeline.model(settings)));
         CountDownLatch cleanedUp = new CountDownLatch(1);
         try (KafkaTarget kafka = startup.time("kafka target", () -> KafkaTarget.open(settings))) {
-            Worker worker = new Worker(kafka.config(), model, inboxDir, workerId, startup);
+            Worker worker = new Worker(kafka.config(), () -> Background.await(model), inboxDir, workerId, startup);
             int port = settings.get(AppSettings.HTTP_PORT);
             HttpEndpoints http = port < 0 ? null : startup.time("http", () ->
                     HttpEndpoints.start(settings.get(AppSettings.HTTP_HOST), port, worker.metrics(), worker::health));

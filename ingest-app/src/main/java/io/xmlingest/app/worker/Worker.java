@@ -5,6 +5,7 @@ import io.xmlingest.app.http.Health;
 import io.xmlingest.core.checkpoint.Checkpoint;
 import io.xmlingest.core.checkpoint.FileState;
 import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.error.ConfigException;
 import io.xmlingest.core.error.FileFailedException;
 import io.xmlingest.core.error.RetriableIngestException;
 import io.xmlingest.core.pipeline.FileIdentity;
@@ -14,6 +15,7 @@ import io.xmlingest.core.pipeline.IngestListener;
 import io.xmlingest.core.pipeline.IngestionPipeline;
 import io.xmlingest.core.pipeline.KafkaSession;
 import io.xmlingest.core.pipeline.TransactionalIngestion;
+import io.xmlingest.core.publish.TopicNames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -22,6 +24,8 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.KafkaException;
@@ -40,7 +44,8 @@ public final class Worker implements Runnable {
     private static final long FIRST_BACKOFF_MS = 500;
 
     private final IngestConfig config;
-    private final TransactionalIngestion ingestion;
+    private final Supplier<IngestionPipeline.RecordModel> model;
+    private final TopicNames topics;
     private final Inbox inbox;
     private final String workerId;
     private final long pollMillis;
@@ -50,22 +55,27 @@ public final class Worker implements Runnable {
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
 
+    private TransactionalIngestion ingestion;
     private volatile KafkaSession session;
     private volatile String kafkaProblem = "not connected yet";
     private volatile String commitTrouble;
     private volatile String fatal;
 
     public Worker(IngestConfig config, IngestionPipeline.RecordModel model, Path inboxDir, String workerId) {
-        this(config, model, inboxDir, workerId, StartupTimeline.unwatched());
+        this(config, () -> model, inboxDir, workerId, StartupTimeline.unwatched());
     }
 
-    /** @param startup told where the start-up's time goes, up to the first commit */
-    public Worker(IngestConfig config, IngestionPipeline.RecordModel model, Path inboxDir, String workerId,
+    /**
+     * @param model   the record model, asked for once the worker runs; it may still be in the making
+     * @param startup told where the start-up's time goes, up to the first commit
+     */
+    public Worker(IngestConfig config, Supplier<IngestionPipeline.RecordModel> model, Path inboxDir, String workerId,
                   StartupTimeline startup) {
         this.config = config;
+        this.model = model;
+        this.topics = TopicNames.of(config);
         this.startup = startup;
         this.workerId = workerId;
-        this.ingestion = new TransactionalIngestion(config, model, workerId);
         this.inbox = new Inbox(inboxDir, workerId, config.get(AppSettings.INBOX_SETTLE_MS), Clock.systemUTC());
         this.pollMillis = config.get(AppSettings.INBOX_POLL_MS);
         this.maxBackoffMillis = config.get(AppSettings.RETRY_MAX_BACKOFF_MS);
@@ -103,15 +113,20 @@ public final class Worker implements Runnable {
     @Override
     public void run() {
         LOG.info("worker {} watching {} for files; records go to {}, dead letters to {}, status events to {}, "
-                        + "checkpoints to {}", workerId, inbox.dir().toAbsolutePath(), ingestion.topics().records(),
-                ingestion.topics().deadLetters(), ingestion.topics().status(), ingestion.topics().checkpoints());
+                        + "checkpoints to {}", workerId, inbox.dir().toAbsolutePath(), topics.records(),
+                topics.deadLetters(), topics.status(), topics.checkpoints());
+        // Opening the session and building the record model each take a good part of a restart, and
+        // neither needs the other. A bad model still stops the worker at once: it is awaited here, not Kafka.
+        CompletableFuture<KafkaSession> firstSession = Background.start("xmlingest-kafka-open", this::openSession);
         long backoff = FIRST_BACKOFF_MS;
         try {
+            ingestion = new TransactionalIngestion(config, model.get(), workerId);
             while (!stopping()) {
                 try {
                     if (session == null) {
-                        session = KafkaSession.open(config, ingestion.topics(), "xmlingest-" + workerId,
-                                this::stopping, this::commitTrouble, startup);
+                        CompletableFuture<KafkaSession> opening = firstSession;
+                        firstSession = null;
+                        session = opening != null ? Background.await(opening) : openSession();
                         LOG.info("connected to Kafka; checkpoints read ({} s after the JVM's launch)",
                                 String.format("%.2f", startup.secondsSinceLaunch()));
                     }
@@ -132,15 +147,25 @@ public final class Worker implements Runnable {
                     backoff = Math.min(maxBackoffMillis, backoff * 2);
                 }
             }
+        } catch (ConfigException e) {
+            fatal = e.getMessage();
+            throw e;
         } catch (RuntimeException | Error e) {
             fatal = e.toString();
             LOG.error("the worker stopped on an unexpected error", e);
             throw e;
         } finally {
+            if (firstSession != null) {
+                firstSession.thenAccept(KafkaSession::close);
+            }
             closeSession();
             stopped.countDown();
             LOG.info("worker {} stopped", workerId);
         }
+    }
+
+    private KafkaSession openSession() {
+        return KafkaSession.open(config, topics, "xmlingest-" + workerId, this::stopping, this::commitTrouble, startup);
     }
 
     private void process(Path claimed) {

@@ -11,7 +11,10 @@ import io.xmlingest.core.publish.KafkaTransactionalPublisher;
 import io.xmlingest.core.publish.TopicNames;
 import io.xmlingest.core.publish.TransactionalPublisher;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
@@ -46,11 +49,17 @@ public final class KafkaSession implements AutoCloseable {
         KafkaProducer<byte[], byte[]> producer = null;
         KafkaCheckpointStore store = null;
         try {
-            steps.time("topics", () -> ensureTopics(config, topics, timeout));
+            // Making the clients is mostly loading classes, and needs no topic: it is done while the topics are checked.
+            CompletableFuture<Void> topicsReady = CompletableFuture.runAsync(
+                    () -> steps.time("topics", () -> ensureTopics(config, topics, timeout)), KafkaSession::inBackground);
             producer = steps.time("producer", () -> new KafkaProducer<>(
                     KafkaClientSettings.transactionalProducer(config, transactionalId)));
+            store = steps.time("checkpoint consumer", () -> new KafkaCheckpointStore(KafkaClientSettings.consumer(config),
+                    topics.checkpoints(), timeout));
+            await(topicsReady);
+            // In this order: checkpoints read before the predecessor is fenced could miss its last commit (one
+            // still being completed, or made by a predecessor not quite dead), whose records would go out again.
             steps.time("initTransactions", producer::initTransactions);
-            store = new KafkaCheckpointStore(KafkaClientSettings.consumer(config), topics.checkpoints(), timeout);
             steps.time("checkpoints", store::refresh);
             return new KafkaSession(new KafkaTransactionalPublisher(producer, topics.records(), giveUp, trouble), store);
         } catch (KafkaException | RetriableIngestException e) {
@@ -72,11 +81,29 @@ public final class KafkaSession implements AutoCloseable {
         try (Admin admin = Admin.create(KafkaClientSettings.admin(config))) {
             int partitions = config.get(IngestSettings.TOPIC_PARTITIONS);
             int replication = config.get(IngestSettings.TOPIC_REPLICATION_FACTOR);
-            KafkaTopics.ensure(admin, topics.records(), partitions, replication, timeout);
-            KafkaTopics.ensure(admin, topics.deadLetters(), partitions, replication, timeout);
-            // One partition each: a file's status events and checkpoints are few, and read in order.
-            KafkaTopics.ensure(admin, topics.status(), 1, replication, timeout);
-            KafkaTopics.ensure(admin, topics.checkpoints(), 1, replication, Map.of("cleanup.policy", "compact"), timeout);
+            KafkaTopics.ensure(admin, List.of(
+                    KafkaTopics.spec(topics.records(), partitions, replication, Map.of()),
+                    KafkaTopics.spec(topics.deadLetters(), partitions, replication, Map.of()),
+                    // One partition each: a file's status events and checkpoints are few, and read in order.
+                    KafkaTopics.spec(topics.status(), 1, replication, Map.of()),
+                    KafkaTopics.spec(topics.checkpoints(), 1, replication, Map.of("cleanup.policy", "compact"))), timeout);
+        }
+    }
+
+    private static void inBackground(Runnable task) {
+        Thread t = new Thread(task, "xmlingest-topics");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static void await(CompletableFuture<Void> task) {
+        try {
+            task.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
         }
     }
 
