@@ -52,6 +52,7 @@ public final class Worker implements Runnable {
     private final long maxBackoffMillis;
     private final WorkerMetrics metrics;
     private final StartupTimeline startup;
+    private final ClaimIdentity identities = new ClaimIdentity(FileIdentity::sha256);
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
 
@@ -172,23 +173,25 @@ public final class Worker implements Runnable {
         String name = claimed.getFileName().toString();
         long size = size(claimed);
         long t0 = System.nanoTime();
-        String fileId;
+        Optional<RecordedIdentity> recorded = inbox.recordedIdentity(claimed);
+        RecordedIdentity identity;
         try {
-            fileId = FileIdentity.sha256(claimed);
+            identity = identities.identify(claimed, recorded);
         } catch (FileFailedException e) {
             finishFailed(claimed, name, null, size, null, e, null, "failed");
             return;
         }
+        String fileId = identity.sha256();
         long identified = System.nanoTime();
         metrics.identified(identified - t0);
         startup.took("identify", t0, identified);
-        Optional<String> recorded = inbox.recordedId(claimed);
-        if (recorded.isPresent() && !recorded.get().equals(fileId)) {
+        if (recorded.isPresent() && !recorded.get().sha256().equals(fileId)) {
+            String was = recorded.get().sha256();
             FileFailedException refused = new FileFailedException("the file changed since its ingestion began (it was "
-                    + recorded.get() + ", it is now " + fileId + "); a changed file is never resumed, since that would mix "
+                    + was + ", it is now " + fileId + "); a changed file is never resumed, since that would mix "
                     + "two files. Drop it into the inbox again to ingest it as a new file",
                     io.xmlingest.core.error.ErrorLocation.ofFile(name), null, null);
-            finishFailed(claimed, name, fileId, size, session.checkpoints().find(recorded.get()).orElse(null), refused,
+            finishFailed(claimed, name, fileId, size, session.checkpoints().find(was).orElse(null), refused,
                     null, "refused");
             return;
         }
@@ -216,8 +219,9 @@ public final class Worker implements Runnable {
             metrics.end("already_ingested");
             return;
         }
-        if (recorded.isEmpty()) {
-            inbox.recordId(claimed, fileId);
+        if (!recorded.equals(Optional.of(identity))) {
+            // New, or hashed again after a touch that left the content as it was: the next restart can trust it.
+            inbox.recordIdentity(claimed, identity);
         }
         long resumeAt = from == null || from.resume() == null ? 0 : from.resume().byteOffset();
         if (from == null) {
