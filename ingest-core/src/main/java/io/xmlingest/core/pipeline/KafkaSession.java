@@ -18,6 +18,7 @@ import java.util.concurrent.CompletionException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.KafkaException;
 
@@ -48,24 +49,21 @@ public final class KafkaSession implements AutoCloseable {
         Duration timeout = Duration.ofMillis(config.get(IngestSettings.TOPIC_READY_TIMEOUT_MS));
         KafkaProducer<byte[], byte[]> producer = null;
         KafkaCheckpointStore store = null;
+        // Making a Kafka client is mostly loading classes, and the producer needs no topic: it is made while
+        // the checkpoint consumer is made and checks the topics, each on its own thread.
+        CompletableFuture<KafkaCheckpointStore> checked = CompletableFuture.supplyAsync(
+                () -> checkpointsWithTopics(config, topics, timeout, steps), KafkaSession::inBackground);
         try {
-            // Making the clients is mostly loading classes, and needs no topic: it is done while the topics are checked.
-            CompletableFuture<Void> topicsReady = CompletableFuture.runAsync(
-                    () -> steps.time("topics", () -> ensureTopics(config, topics, timeout)), KafkaSession::inBackground);
             producer = steps.time("producer", () -> new KafkaProducer<>(
                     KafkaClientSettings.transactionalProducer(config, transactionalId)));
-            store = steps.time("checkpoint consumer", () -> new KafkaCheckpointStore(KafkaClientSettings.consumer(config),
-                    topics.checkpoints(), timeout));
-            await(topicsReady);
+            store = await(checked);
             // In this order: checkpoints read before the predecessor is fenced could miss its last commit (one
             // still being completed, or made by a predecessor not quite dead), whose records would go out again.
             steps.time("initTransactions", producer::initTransactions);
             steps.time("checkpoints", store::refresh);
             return new KafkaSession(new KafkaTransactionalPublisher(producer, topics.records(), giveUp, trouble), store);
         } catch (KafkaException | RetriableIngestException e) {
-            if (store != null) {
-                store.close();
-            }
+            checked.thenAccept(KafkaCheckpointStore::close);
             if (producer != null) {
                 producer.close(Duration.ZERO);
             }
@@ -77,7 +75,26 @@ public final class KafkaSession implements AutoCloseable {
         }
     }
 
-    private static void ensureTopics(IngestConfig config, TopicNames topics, Duration timeout) {
+    /** The checkpoint store, not yet read, once every topic is there; its consumer checks them. */
+    private static KafkaCheckpointStore checkpointsWithTopics(IngestConfig config, TopicNames topics, Duration timeout,
+                                                              StepTimes steps) {
+        KafkaConsumer<byte[], byte[]> consumer = steps.time("checkpoint consumer",
+                () -> KafkaCheckpointStore.newConsumer(KafkaClientSettings.consumer(config)));
+        try {
+            steps.time("topics", () -> ensureTopics(config, topics, consumer, timeout));
+        } catch (RuntimeException e) {
+            consumer.close(Duration.ZERO);
+            throw e;
+        }
+        return new KafkaCheckpointStore(consumer, topics.checkpoints(), timeout);
+    }
+
+    private static void ensureTopics(IngestConfig config, TopicNames topics, KafkaConsumer<?, ?> consumer,
+                                     Duration timeout) {
+        if (KafkaTopics.allReady(consumer, List.of(topics.records(), topics.deadLetters(), topics.status(),
+                topics.checkpoints()), timeout)) {
+            return;
+        }
         try (Admin admin = Admin.create(KafkaClientSettings.admin(config))) {
             int partitions = config.get(IngestSettings.TOPIC_PARTITIONS);
             int replication = config.get(IngestSettings.TOPIC_REPLICATION_FACTOR);
@@ -96,9 +113,9 @@ public final class KafkaSession implements AutoCloseable {
         t.start();
     }
 
-    private static void await(CompletableFuture<Void> task) {
+    private static <T> T await(CompletableFuture<T> task) {
         try {
-            task.join();
+            return task.join();
         } catch (CompletionException e) {
             if (e.getCause() instanceof RuntimeException r) {
                 throw r;

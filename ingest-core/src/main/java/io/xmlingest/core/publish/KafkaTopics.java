@@ -12,7 +12,9 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -95,6 +97,22 @@ public final class KafkaTopics {
 
     private static boolean ready(TopicDescription d) {
         return d != null && !d.partitions().isEmpty() && d.partitions().stream().allMatch(KafkaTopics::hasLeader);
+    }
+
+    /**
+     * True when every topic exists with a leader on each partition, as a client's metadata shows
+     * them: one request, and no Admin client to start, for what a restart nearly always finds.
+     */
+    public static boolean allReady(Consumer<?, ?> consumer, List<String> topics, Duration timeout) {
+        Map<String, List<PartitionInfo>> listed = consumer.listTopics(timeout);
+        for (String topic : topics) {
+            List<PartitionInfo> partitions = listed.get(topic);
+            if (partitions == null || partitions.isEmpty()
+                    || !partitions.stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean hasLeader(TopicPartitionInfo p) {
