@@ -35,10 +35,10 @@ for target in 20 50 90; do
   kill -9 "$PID"; echo "run $run killed with SIGKILL at $(pct $run)% of the bytes"
   run=$((run+1)); PID=$(start $run)
   ms=$(first_record $run); FIGURES+=("$ms")
-  until grep -q 'start-up:' "worker-$run.log"; do sleep 0.05; done
+  for _ in $(seq 40); do grep -q 'start-up:' "worker-$run.log" && break; sleep 0.05; done # older builds lack it
   echo "run $run: first new record committed $ms ms after launch (load average $(cut -d' ' -f1-3 /proc/loadavg));" \
     "$(grep -o 'resuming.*' "worker-$run.log" | head -1)"
-  echo "  $(grep -o 'start-up:.*' "worker-$run.log")"
+  echo "  $(grep -o 'start-up:.*' "worker-$run.log" || true)"
 done
 echo "restart to first new committed record, ms: ${FIGURES[*]}; median $(printf '%s\n' "${FIGURES[@]}" | sort -n | sed -n "$(( (${#FIGURES[@]} + 1) / 2 ))p")"
 until [ -f inbox/done/persons-1m.xml ]; do sleep 0.5; done
