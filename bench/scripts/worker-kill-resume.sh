@@ -1,38 +1,49 @@
 #!/bin/bash
 # The issue-3 check by hand: a 1M-record file dropped into a running worker that is killed with
 # SIGKILL at 20%, 50% and 90% of its bytes, restarted each time; prints how long each restart took
-# to commit its first transaction, then counts distinct records and status events with kcat.
+# from the launch of its process to its first new committed record (xmlingest_records_total, which
+# moves only when a transaction commits), the worker's own start-up line, and the median of the
+# restarts, then counts distinct records and status events with kcat.
 # Needs: mvn package done, kcat and curl. Usage: bench/scripts/worker-kill-resume.sh [WORKDIR]
+# KAFKA_PORT (19092), HTTP_PORT (18080) and JAR (the built ingest-app.jar) may be set, so that two
+# people on one machine, or two builds, can be measured side by side.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=${1:-$ROOT/bench-data/kill-resume}
-JAR=$ROOT/ingest-app/target/ingest-app.jar
-mkdir -p "$WORK" && cd "$WORK" && rm -rf inbox broker ./*.log && mkdir inbox
+JAR=${JAR:-$ROOT/ingest-app/target/ingest-app.jar}
+KAFKA_PORT=${KAFKA_PORT:-19092}
+HTTP_PORT=${HTTP_PORT:-18080}
+mkdir -p "$WORK" && cd "$WORK" && rm -rf inbox broker ./*.log ./launch-* && mkdir inbox
 [ -f persons-1m.xml ] || java -jar "$ROOT/datagen/target/datagen.jar" --records 1000000 --out persons-1m.xml --seed 42
-java -jar "$JAR" broker --port 19092 --data "$WORK/broker" > broker.log 2>&1 &
+java -jar "$JAR" broker --port $KAFKA_PORT --data "$WORK/broker" > broker.log 2>&1 &
 BROKER=$!
 trap 'kill $BROKER 2>/dev/null || true' EXIT
-until grep -q 19092 broker.log; do sleep 0.2; done
-start() { java -Xmx256m -jar "$JAR" worker --inbox "$WORK/inbox" --topic p1m --bootstrap-servers 127.0.0.1:19092 \
-   --http-port 18080 -s worker.progress.interval.ms=500 -s worker.id=hand > "worker-$1.log" 2>&1 & echo $!; }
-first_commit() {
-  local t0; t0=$(date +%s%N)
-  until curl -s localhost:18080/metrics 2>/dev/null | grep -q '^xmlingest_transactions_total [1-9]'; do sleep 0.05; done
-  echo $(( ($(date +%s%N) - t0) / 1000000 ))
+until grep -q $KAFKA_PORT broker.log; do sleep 0.2; done
+start() { date +%s%N > "launch-$1"; java -Xmx256m -jar "$JAR" worker --inbox "$WORK/inbox" --topic p1m --bootstrap-servers 127.0.0.1:$KAFKA_PORT \
+   --http-port $HTTP_PORT -s worker.progress.interval.ms=500 -s worker.id=hand > "worker-$1.log" 2>&1 & echo $!; }
+first_record() {
+  until curl -s localhost:$HTTP_PORT/metrics 2>/dev/null | grep -q '^xmlingest_records_total [1-9]'; do sleep 0.05; done
+  echo $(( ($(date +%s%N) - $(cat "launch-$1")) / 1000000 ))
 }
 pct() { (grep -o '[0-9.]*% of' "worker-$1.log" || echo "0% of") | tail -1 | cut -d% -f1; }
 PID=$(start 1)
 sleep 3; cp persons-1m.xml inbox/persons-1m.xml.part && mv inbox/persons-1m.xml.part inbox/persons-1m.xml
 run=1
+FIGURES=()
 for target in 20 50 90; do
   until [ "$(echo "$(pct $run) >= $target" | bc -l)" = 1 ]; do sleep 0.2; done
   kill -9 "$PID"; echo "run $run killed with SIGKILL at $(pct $run)% of the bytes"
   run=$((run+1)); PID=$(start $run)
-  echo "run $run: first commit $(first_commit) ms after launch; $(grep -o 'resuming.*' "worker-$run.log" | head -1)"
+  ms=$(first_record $run); FIGURES+=("$ms")
+  for _ in $(seq 40); do grep -q 'start-up:' "worker-$run.log" && break; sleep 0.05; done # older builds lack it
+  echo "run $run: first new record committed $ms ms after launch (load average $(cut -d' ' -f1-3 /proc/loadavg));" \
+    "$(grep -o 'resuming.*' "worker-$run.log" | head -1)"
+  echo "  $(grep -o 'start-up:.*' "worker-$run.log" || true)"
 done
+echo "restart to first new committed record, ms: ${FIGURES[*]}; median $(printf '%s\n' "${FIGURES[@]}" | sort -n | sed -n "$(( (${#FIGURES[@]} + 1) / 2 ))p")"
 until [ -f inbox/done/persons-1m.xml ]; do sleep 0.5; done
 kill -TERM "$PID"; wait "$PID" 2>/dev/null || true
-echo "distinct record indexes, read_committed: $(kcat -b 127.0.0.1:19092 -C -t p1m -e -q -X isolation.level=read_committed \
+echo "distinct record indexes, read_committed: $(kcat -b 127.0.0.1:$KAFKA_PORT -C -t p1m -e -q -X isolation.level=read_committed \
   -f '%h\n' | grep -o 'xmlingest.record.index=[0-9]*' | sort -u | wc -l)"
-echo "messages on the record topic: $(kcat -b 127.0.0.1:19092 -C -t p1m -e -q -X isolation.level=read_committed -f '%k\n' | wc -l)"
-echo "status events:"; kcat -b 127.0.0.1:19092 -C -t p1m.status -e -q -X isolation.level=read_committed -f '%s\n' | cut -c1-60
+echo "messages on the record topic: $(kcat -b 127.0.0.1:$KAFKA_PORT -C -t p1m -e -q -X isolation.level=read_committed -f '%k\n' | wc -l)"
+echo "status events:"; kcat -b 127.0.0.1:$KAFKA_PORT -C -t p1m.status -e -q -X isolation.level=read_committed -f '%s\n' | cut -c1-60

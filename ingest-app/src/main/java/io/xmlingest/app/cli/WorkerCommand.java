@@ -2,6 +2,8 @@ package io.xmlingest.app.cli;
 
 import io.xmlingest.app.AppSettings;
 import io.xmlingest.app.http.HttpEndpoints;
+import io.xmlingest.app.worker.Background;
+import io.xmlingest.app.worker.StartupTimeline;
 import io.xmlingest.app.worker.Worker;
 import io.xmlingest.app.worker.WorkerIds;
 import io.xmlingest.core.config.IngestConfig;
@@ -13,6 +15,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -50,6 +53,9 @@ final class WorkerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        StartupTimeline startup = StartupTimeline.sinceJvmLaunch(LOG::info);
+        startup.launched("jvm");
+        long settingsStart = System.nanoTime();
         Map<String, String> flags = new LinkedHashMap<>();
         if (inbox != null) {
             flags.put(AppSettings.INBOX_DIR.key(), inbox.toString());
@@ -72,14 +78,17 @@ final class WorkerCommand implements Callable<Integer> {
             throw new ConfigException(AppSettings.INBOX_DIR.key(), AppSettings.INBOX_DIR.key() + " " + inboxDir
                     + " is not a directory");
         }
-        IngestionPipeline.RecordModel model = IngestionPipeline.model(settings);
         String workerId = WorkerIds.resolve(settings.get(AppSettings.WORKER_ID), inboxDir);
+        startup.took("settings", settingsStart, System.nanoTime());
+        // Built beside everything else the start-up does; the worker awaits it before its first file.
+        CompletableFuture<IngestionPipeline.RecordModel> model = Background.start("xmlingest-jaxb",
+                () -> startup.time("jaxb", () -> IngestionPipeline.model(settings)));
         CountDownLatch cleanedUp = new CountDownLatch(1);
-        try (KafkaTarget kafka = KafkaTarget.open(settings)) {
-            Worker worker = new Worker(kafka.config(), model, inboxDir, workerId);
+        try (KafkaTarget kafka = startup.time("kafka target", () -> KafkaTarget.open(settings))) {
+            Worker worker = new Worker(kafka.config(), () -> Background.await(model), inboxDir, workerId, startup);
             int port = settings.get(AppSettings.HTTP_PORT);
-            HttpEndpoints http = port < 0 ? null
-                    : HttpEndpoints.start(settings.get(AppSettings.HTTP_HOST), port, worker.metrics(), worker::health);
+            HttpEndpoints http = port < 0 ? null : startup.time("http", () ->
+                    HttpEndpoints.start(settings.get(AppSettings.HTTP_HOST), port, worker.metrics(), worker::health));
             if (http != null) {
                 LOG.info("health at http://{}:{}/health, metrics at /metrics", settings.get(AppSettings.HTTP_HOST), http.port());
             }

@@ -120,24 +120,32 @@ final class Inbox {
     }
 
     /** The identity this worker recorded for a claimed file when it started on it, if any. */
-    Optional<String> recordedId(Path claimed) {
-        Path marker = marker(claimed);
-        try {
-            return Files.exists(marker) ? Optional.of(Files.readString(marker, StandardCharsets.UTF_8).strip()) : Optional.empty();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + marker, e);
+    Optional<RecordedIdentity> recordedIdentity(Path claimed) {
+        for (Path sidecar : List.of(sidecar(claimed), legacyMarker(claimed))) {
+            try {
+                return Optional.of(RecordedIdentity.decode(Files.readString(sidecar, StandardCharsets.UTF_8)));
+            } catch (NoSuchFileException e) {
+                // not this one
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + sidecar, e);
+            }
         }
+        return Optional.empty();
     }
 
-    /** Records the identity of a claimed file before anything of it is published. */
-    void recordId(Path claimed, String fileId) {
-        Path marker = marker(claimed);
-        Path tmp = marker.resolveSibling(marker.getFileName() + ".tmp");
+    /**
+     * Records the identity of a claimed file, before anything of it is published, in a hidden
+     * file beside it that the inbox never takes; written whole or not at all.
+     */
+    void recordIdentity(Path claimed, RecordedIdentity identity) {
+        Path sidecar = sidecar(claimed);
+        Path tmp = sidecar.resolveSibling(sidecar.getFileName() + ".tmp");
         try {
-            Files.writeString(tmp, fileId, StandardCharsets.UTF_8);
-            Files.move(tmp, marker, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            Files.writeString(tmp, identity.encode(), StandardCharsets.UTF_8);
+            Files.move(tmp, sidecar, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            Files.deleteIfExists(legacyMarker(claimed));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + marker, e);
+            throw new UncheckedIOException("cannot write " + sidecar, e);
         }
     }
 
@@ -163,14 +171,20 @@ final class Inbox {
             Files.writeString(tmp, reportJson, StandardCharsets.UTF_8);
             Files.move(tmp, report, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             Files.move(claimed, target, StandardCopyOption.ATOMIC_MOVE);
-            Files.deleteIfExists(marker(claimed));
+            Files.deleteIfExists(sidecar(claimed));
+            Files.deleteIfExists(legacyMarker(claimed));
             return target;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot move " + claimed + " to " + folder, e);
         }
     }
 
-    private Path marker(Path claimed) {
+    private static Path sidecar(Path claimed) {
+        return claimed.resolveSibling("." + claimed.getFileName() + ".identity");
+    }
+
+    /** Where workers before the identity sidecar kept the hash alone; still read, so an upgrade resumes. */
+    private static Path legacyMarker(Path claimed) {
         return claimed.resolveSibling("." + claimed.getFileName() + ".fileid");
     }
 }

@@ -5,14 +5,17 @@ import io.xmlingest.app.http.Health;
 import io.xmlingest.core.checkpoint.Checkpoint;
 import io.xmlingest.core.checkpoint.FileState;
 import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.error.ConfigException;
 import io.xmlingest.core.error.FileFailedException;
 import io.xmlingest.core.error.RetriableIngestException;
 import io.xmlingest.core.pipeline.FileIdentity;
 import io.xmlingest.core.pipeline.FileJob;
 import io.xmlingest.core.pipeline.FileOutcome;
+import io.xmlingest.core.pipeline.IngestListener;
 import io.xmlingest.core.pipeline.IngestionPipeline;
 import io.xmlingest.core.pipeline.KafkaSession;
 import io.xmlingest.core.pipeline.TransactionalIngestion;
+import io.xmlingest.core.publish.TopicNames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -21,6 +24,8 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.KafkaException;
@@ -39,24 +44,39 @@ public final class Worker implements Runnable {
     private static final long FIRST_BACKOFF_MS = 500;
 
     private final IngestConfig config;
-    private final TransactionalIngestion ingestion;
+    private final Supplier<IngestionPipeline.RecordModel> model;
+    private final TopicNames topics;
     private final Inbox inbox;
     private final String workerId;
     private final long pollMillis;
     private final long maxBackoffMillis;
     private final WorkerMetrics metrics;
+    private final StartupTimeline startup;
+    private final ClaimIdentity identities = new ClaimIdentity(FileIdentity::sha256);
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
 
+    private TransactionalIngestion ingestion;
     private volatile KafkaSession session;
     private volatile String kafkaProblem = "not connected yet";
     private volatile String commitTrouble;
     private volatile String fatal;
 
     public Worker(IngestConfig config, IngestionPipeline.RecordModel model, Path inboxDir, String workerId) {
+        this(config, () -> model, inboxDir, workerId, StartupTimeline.unwatched());
+    }
+
+    /**
+     * @param model   the record model, asked for once the worker runs; it may still be in the making
+     * @param startup told where the start-up's time goes, up to the first commit
+     */
+    public Worker(IngestConfig config, Supplier<IngestionPipeline.RecordModel> model, Path inboxDir, String workerId,
+                  StartupTimeline startup) {
         this.config = config;
+        this.model = model;
+        this.topics = TopicNames.of(config);
+        this.startup = startup;
         this.workerId = workerId;
-        this.ingestion = new TransactionalIngestion(config, model, workerId);
         this.inbox = new Inbox(inboxDir, workerId, config.get(AppSettings.INBOX_SETTLE_MS), Clock.systemUTC());
         this.pollMillis = config.get(AppSettings.INBOX_POLL_MS);
         this.maxBackoffMillis = config.get(AppSettings.RETRY_MAX_BACKOFF_MS);
@@ -94,16 +114,22 @@ public final class Worker implements Runnable {
     @Override
     public void run() {
         LOG.info("worker {} watching {} for files; records go to {}, dead letters to {}, status events to {}, "
-                        + "checkpoints to {}", workerId, inbox.dir().toAbsolutePath(), ingestion.topics().records(),
-                ingestion.topics().deadLetters(), ingestion.topics().status(), ingestion.topics().checkpoints());
+                        + "checkpoints to {}", workerId, inbox.dir().toAbsolutePath(), topics.records(),
+                topics.deadLetters(), topics.status(), topics.checkpoints());
+        // Opening the session and building the record model each take a good part of a restart, and
+        // neither needs the other. A bad model still stops the worker at once: it is awaited here, not Kafka.
+        CompletableFuture<KafkaSession> firstSession = Background.start("xmlingest-kafka-open", this::openSession);
         long backoff = FIRST_BACKOFF_MS;
         try {
+            ingestion = new TransactionalIngestion(config, model.get(), workerId);
             while (!stopping()) {
                 try {
                     if (session == null) {
-                        session = KafkaSession.open(config, ingestion.topics(), "xmlingest-" + workerId,
-                                this::stopping, this::commitTrouble);
-                        LOG.info("connected to Kafka; checkpoints read");
+                        CompletableFuture<KafkaSession> opening = firstSession;
+                        firstSession = null;
+                        session = opening != null ? Background.await(opening) : openSession();
+                        LOG.info("connected to Kafka; checkpoints read ({} s after the JVM's launch)",
+                                String.format("%.2f", startup.secondsSinceLaunch()));
                     }
                     Optional<Path> next = inbox.unfinished().stream().findFirst().or(inbox::claimNext);
                     if (next.isEmpty()) {
@@ -122,41 +148,55 @@ public final class Worker implements Runnable {
                     backoff = Math.min(maxBackoffMillis, backoff * 2);
                 }
             }
+        } catch (ConfigException e) {
+            fatal = e.getMessage();
+            throw e;
         } catch (RuntimeException | Error e) {
             fatal = e.toString();
             LOG.error("the worker stopped on an unexpected error", e);
             throw e;
         } finally {
+            if (firstSession != null) {
+                firstSession.thenAccept(KafkaSession::close);
+            }
             closeSession();
             stopped.countDown();
             LOG.info("worker {} stopped", workerId);
         }
     }
 
+    private KafkaSession openSession() {
+        return KafkaSession.open(config, topics, "xmlingest-" + workerId, this::stopping, this::commitTrouble, startup);
+    }
+
     private void process(Path claimed) {
         String name = claimed.getFileName().toString();
         long size = size(claimed);
         long t0 = System.nanoTime();
-        String fileId;
+        Optional<RecordedIdentity> recorded = inbox.recordedIdentity(claimed);
+        RecordedIdentity identity;
         try {
-            fileId = FileIdentity.sha256(claimed);
+            identity = identities.identify(claimed, recorded);
         } catch (FileFailedException e) {
             finishFailed(claimed, name, null, size, null, e, null, "failed");
             return;
         }
-        metrics.identified(System.nanoTime() - t0);
-        Optional<String> recorded = inbox.recordedId(claimed);
-        if (recorded.isPresent() && !recorded.get().equals(fileId)) {
+        String fileId = identity.sha256();
+        long identified = System.nanoTime();
+        metrics.identified(identified - t0);
+        startup.took("identify", t0, identified);
+        if (recorded.isPresent() && !recorded.get().sha256().equals(fileId)) {
+            String was = recorded.get().sha256();
             FileFailedException refused = new FileFailedException("the file changed since its ingestion began (it was "
-                    + recorded.get() + ", it is now " + fileId + "); a changed file is never resumed, since that would mix "
+                    + was + ", it is now " + fileId + "); a changed file is never resumed, since that would mix "
                     + "two files. Drop it into the inbox again to ingest it as a new file",
                     io.xmlingest.core.error.ErrorLocation.ofFile(name), null, null);
-            finishFailed(claimed, name, fileId, size, session.checkpoints().find(recorded.get()).orElse(null), refused,
+            finishFailed(claimed, name, fileId, size, session.checkpoints().find(was).orElse(null), refused,
                     null, "refused");
             return;
         }
         // Another worker may have ingested this content since this one last looked.
-        session.checkpoints().refresh();
+        startup.time("checkpoints again", session.checkpoints()::refresh);
         Checkpoint from = session.checkpoints().find(fileId).orElse(null);
         if (from != null && from.isFinished() && recorded.isPresent()) {
             // This worker finished the file and died before moving it: only the move is left to do.
@@ -179,8 +219,9 @@ public final class Worker implements Runnable {
             metrics.end("already_ingested");
             return;
         }
-        if (recorded.isEmpty()) {
-            inbox.recordId(claimed, fileId);
+        if (!recorded.equals(Optional.of(identity))) {
+            // New, or hashed again after a touch that left the content as it was: the next restart can trust it.
+            inbox.recordIdentity(claimed, identity);
         }
         long resumeAt = from == null || from.resume() == null ? 0 : from.resume().byteOffset();
         if (from == null) {
@@ -190,9 +231,10 @@ public final class Worker implements Runnable {
                     from.nextRecordIndex(), resumeAt, from.records());
         }
         metrics.begin(name, from, resumeAt);
+        IngestListener listener = startup.untilFirstCommit("first page", System.nanoTime(), metrics);
         FileOutcome outcome;
         try {
-            outcome = ingestion.ingest(new FileJob(claimed, name, fileId, size, from), session.publisher(), metrics,
+            outcome = ingestion.ingest(new FileJob(claimed, name, fileId, size, from), session.publisher(), listener,
                     this::stopping);
         } catch (FileFailedException e) {
             // Not even the failure could be committed; the file's last checkpoint still says where it stands.

@@ -11,6 +11,7 @@ import io.xmlingest.app.cli.Main;
 import io.xmlingest.app.http.HttpEndpoints;
 import io.xmlingest.core.publish.MessageHeaders;
 import io.xmlingest.datagen.DatagenCommand;
+import java.io.RandomAccessFile;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,6 +19,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -159,6 +161,37 @@ class WorkerIT {
         assertThat(report.get("error").get("reason").asText()).contains("changed since its ingestion began",
                 "0".repeat(64));
         assertThat(h.records()).isEmpty();
+    }
+
+    @Test
+    void aFileRewrittenInPlaceAfterAStopIsRefusedThoughItKeptItsSize() throws Exception {
+        Path big = DatagenCommand.generate(data.resolve("persons-20k-rewritten.xml"), 20_000, 7, 0.0);
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "page.max.records", "50");
+        Path claimed = inbox.resolve("processing").resolve(h.settings.get("worker.id")).resolve("big.xml");
+        try (WorkerHarness.Running w = h.start()) {
+            h.drop(big, "big.xml");
+            await("some pages committed", WAIT, () -> w.worker().metrics().scrape()
+                    .matches("(?s).*xmlingest_records_total [1-9][0-9]{2,}.*"));
+        }
+        assertThat(claimed.resolveSibling(".big.xml.identity")).exists();
+        long firstRun = h.records().size();
+        long size = Files.size(claimed);
+        FileTime recorded = Files.getLastModifiedTime(claimed);
+        try (RandomAccessFile raf = new RandomAccessFile(claimed.toFile(), "rw")) {
+            raf.seek(size - 100);
+            int b = raf.read();
+            raf.seek(size - 100);
+            raf.write(b == 'x' ? 'y' : 'x');
+        }
+        // The write's own time stamp can fall within the recorded one's clock tick; a real edit comes later.
+        Files.setLastModifiedTime(claimed, FileTime.from(recorded.toInstant().plusSeconds(1)));
+        try (WorkerHarness.Running w = h.start()) {
+            await("big.xml in failed/", WAIT, () -> Files.exists(h.failed("big.xml")));
+        }
+        assertThat(Files.size(h.failed("big.xml"))).isEqualTo(size);
+        assertThat(report(h.failed("big.xml")).get("outcome").asText()).isEqualTo("refused");
+        assertThat(h.records()).hasSize((int) firstRun);
+        assertThat(claimed.resolveSibling(".big.xml.identity")).doesNotExist();
     }
 
     @Test

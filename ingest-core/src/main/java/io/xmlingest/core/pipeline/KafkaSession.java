@@ -11,10 +11,14 @@ import io.xmlingest.core.publish.KafkaTransactionalPublisher;
 import io.xmlingest.core.publish.TopicNames;
 import io.xmlingest.core.publish.TransactionalPublisher;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.KafkaException;
 
@@ -37,32 +41,29 @@ public final class KafkaSession implements AutoCloseable {
     /**
      * @param giveUp  true when a commit waiting for Kafka should stop waiting (the worker is stopping)
      * @param trouble told why commits are being retried while Kafka is away, and null when they succeed again
+     * @param steps   told how long each step of opening took
      * @throws RetriableIngestException when Kafka cannot be reached; try again later
      */
     public static KafkaSession open(IngestConfig config, TopicNames topics, String transactionalId,
-                                    BooleanSupplier giveUp, Consumer<String> trouble) {
+                                    BooleanSupplier giveUp, Consumer<String> trouble, StepTimes steps) {
         Duration timeout = Duration.ofMillis(config.get(IngestSettings.TOPIC_READY_TIMEOUT_MS));
         KafkaProducer<byte[], byte[]> producer = null;
         KafkaCheckpointStore store = null;
+        // Making a Kafka client is mostly loading classes, and the producer needs no topic: it is made while
+        // the checkpoint consumer is made and checks the topics, each on its own thread.
+        CompletableFuture<KafkaCheckpointStore> checked = CompletableFuture.supplyAsync(
+                () -> checkpointsWithTopics(config, topics, timeout, steps), KafkaSession::inBackground);
         try {
-            try (Admin admin = Admin.create(KafkaClientSettings.admin(config))) {
-                int partitions = config.get(IngestSettings.TOPIC_PARTITIONS);
-                int replication = config.get(IngestSettings.TOPIC_REPLICATION_FACTOR);
-                KafkaTopics.ensure(admin, topics.records(), partitions, replication, timeout);
-                KafkaTopics.ensure(admin, topics.deadLetters(), partitions, replication, timeout);
-                // One partition each: a file's status events and checkpoints are few, and read in order.
-                KafkaTopics.ensure(admin, topics.status(), 1, replication, timeout);
-                KafkaTopics.ensure(admin, topics.checkpoints(), 1, replication, Map.of("cleanup.policy", "compact"), timeout);
-            }
-            producer = new KafkaProducer<>(KafkaClientSettings.transactionalProducer(config, transactionalId));
-            producer.initTransactions();
-            store = new KafkaCheckpointStore(KafkaClientSettings.consumer(config), topics.checkpoints(), timeout);
-            store.refresh();
+            producer = steps.time("producer", () -> new KafkaProducer<>(
+                    KafkaClientSettings.transactionalProducer(config, transactionalId)));
+            store = await(checked);
+            // In this order: checkpoints read before the predecessor is fenced could miss its last commit (one
+            // still being completed, or made by a predecessor not quite dead), whose records would go out again.
+            steps.time("initTransactions", producer::initTransactions);
+            steps.time("checkpoints", store::refresh);
             return new KafkaSession(new KafkaTransactionalPublisher(producer, topics.records(), giveUp, trouble), store);
         } catch (KafkaException | RetriableIngestException e) {
-            if (store != null) {
-                store.close();
-            }
+            checked.thenAccept(KafkaCheckpointStore::close);
             if (producer != null) {
                 producer.close(Duration.ZERO);
             }
@@ -71,6 +72,55 @@ public final class KafkaSession implements AutoCloseable {
             }
             throw new RetriableIngestException("cannot open the Kafka session: " + e, null,
                     IngestSettings.BOOTSTRAP_SERVERS.key(), e);
+        }
+    }
+
+    /** The checkpoint store, not yet read, once every topic is there; its consumer checks them. */
+    private static KafkaCheckpointStore checkpointsWithTopics(IngestConfig config, TopicNames topics, Duration timeout,
+                                                              StepTimes steps) {
+        KafkaConsumer<byte[], byte[]> consumer = steps.time("checkpoint consumer",
+                () -> KafkaCheckpointStore.newConsumer(KafkaClientSettings.consumer(config)));
+        try {
+            steps.time("topics", () -> ensureTopics(config, topics, consumer, timeout));
+        } catch (RuntimeException e) {
+            consumer.close(Duration.ZERO);
+            throw e;
+        }
+        return new KafkaCheckpointStore(consumer, topics.checkpoints(), timeout);
+    }
+
+    private static void ensureTopics(IngestConfig config, TopicNames topics, KafkaConsumer<?, ?> consumer,
+                                     Duration timeout) {
+        if (KafkaTopics.allReady(consumer, List.of(topics.records(), topics.deadLetters(), topics.status(),
+                topics.checkpoints()), timeout)) {
+            return;
+        }
+        try (Admin admin = Admin.create(KafkaClientSettings.admin(config))) {
+            int partitions = config.get(IngestSettings.TOPIC_PARTITIONS);
+            int replication = config.get(IngestSettings.TOPIC_REPLICATION_FACTOR);
+            KafkaTopics.ensure(admin, List.of(
+                    KafkaTopics.spec(topics.records(), partitions, replication, Map.of()),
+                    KafkaTopics.spec(topics.deadLetters(), partitions, replication, Map.of()),
+                    // One partition each: a file's status events and checkpoints are few, and read in order.
+                    KafkaTopics.spec(topics.status(), 1, replication, Map.of()),
+                    KafkaTopics.spec(topics.checkpoints(), 1, replication, Map.of("cleanup.policy", "compact"))), timeout);
+        }
+    }
+
+    private static void inBackground(Runnable task) {
+        Thread t = new Thread(task, "xmlingest-topics");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static <T> T await(CompletableFuture<T> task) {
+        try {
+            return task.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
         }
     }
 

@@ -56,6 +56,11 @@ public final class KafkaClientSettings {
         // A batch never expires: it stays in its transaction until Kafka takes it or the transaction
         // is aborted, rather than failing the transaction and leaving its fate to a new producer.
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.MAX_VALUE);
+        // initTransactions after a crash is answered "concurrent transactions" while the coordinator aborts the
+        // dead worker's transaction, and the client sleeps this long, not growing, before each retry: 100 ms by
+        // default, for an abort that takes a few. Kafka itself uses 20 ms for the same wait on adding partitions.
+        // Other retries still back off exponentially, up to retry.backoff.max.ms.
+        p.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, 20);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "xmlingest-" + transactionalId);
         return p;
     }

@@ -1,0 +1,48 @@
+package io.xmlingest.app.worker;
+
+import io.xmlingest.core.error.ErrorLocation;
+import io.xmlingest.core.error.FileFailedException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Finds a claimed file's identity. Hashing a large file costs a read of every byte, which a
+ * restart would pay before publishing anything; a file whose size and modification time are what
+ * they were when it was first hashed keeps its recorded hash.
+ */
+final class ClaimIdentity {
+
+    private final Function<Path, String> hash;
+
+    /** @param hash the file's SHA-256 in hex; may throw {@link FileFailedException} */
+    ClaimIdentity(Function<Path, String> hash) {
+        this.hash = hash;
+    }
+
+    /**
+     * The file's identity now: the recorded one when the file still matches it, else a new hash
+     * (which the caller compares with the recorded one, if any, to refuse a changed file).
+     *
+     * @throws FileFailedException when the file cannot be read
+     */
+    RecordedIdentity identify(Path claimed, Optional<RecordedIdentity> recorded) {
+        BasicFileAttributes before = attributes(claimed);
+        if (recorded.isPresent() && recorded.get().stillDescribes(before)) {
+            return recorded.get();
+        }
+        // Read before hashing: a file written to while it is hashed then differs from what is recorded.
+        return RecordedIdentity.of(hash.apply(claimed), before);
+    }
+
+    private static BasicFileAttributes attributes(Path file) {
+        try {
+            return Files.readAttributes(file, BasicFileAttributes.class);
+        } catch (IOException e) {
+            throw new FileFailedException("cannot read: " + e.getMessage(), ErrorLocation.ofFile(file.toString()), null, e);
+        }
+    }
+}

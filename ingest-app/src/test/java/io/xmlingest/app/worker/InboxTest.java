@@ -1,0 +1,104 @@
+package io.xmlingest.app.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class InboxTest {
+
+    private static final String SHA = "ab".repeat(32);
+
+    @TempDir
+    Path dir;
+
+    private Inbox inbox() {
+        return new Inbox(dir, "w1", 0, Clock.fixed(Instant.parse("2026-11-23T12:00:00Z"), ZoneOffset.UTC));
+    }
+
+    private Path claimed(Inbox inbox, String name) throws IOException {
+        Files.writeString(dir.resolve(name), "<persons/>");
+        return inbox.claimNext().orElseThrow();
+    }
+
+    private static List<String> names(Path folder) throws IOException {
+        try (Stream<Path> files = Files.list(folder)) {
+            return files.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    @Test
+    void theIdentityIsKeptInAHiddenSidecarThatTheInboxNeverTakesAndThatReadsBackTheSame() throws IOException {
+        Inbox inbox = inbox();
+        Path a = claimed(inbox, "a.xml");
+        RecordedIdentity identity = new RecordedIdentity(SHA, 10, FileTime.from(Instant.parse("2026-11-23T11:59:00.123456789Z")));
+
+        inbox.recordIdentity(a, identity);
+
+        assertThat(names(a.getParent())).containsExactly(".a.xml.identity", "a.xml");
+        assertThat(inbox.unfinished()).containsExactly(a);
+        assertThat(inbox.recordedIdentity(a)).contains(identity);
+        // Even a sidecar that ended up in the inbox itself is never claimed as a file.
+        Files.move(a.resolveSibling(".a.xml.identity"), dir.resolve(".a.xml.identity"));
+        assertThat(inbox.claimNext()).isEmpty();
+    }
+
+    @Test
+    void aFileWithoutARecordedIdentityHasNone() throws IOException {
+        Inbox inbox = inbox();
+        Path a = claimed(inbox, "a.xml");
+
+        assertThat(inbox.recordedIdentity(a)).isEmpty();
+    }
+
+    @Test
+    void theSidecarGoesWithTheFileToDoneOrFailed() throws IOException {
+        Inbox inbox = inbox();
+        Path a = claimed(inbox, "a.xml");
+        inbox.recordIdentity(a, RecordedIdentity.hashOnly(SHA));
+        Path b = claimed(inbox, "b.xml");
+        inbox.recordIdentity(b, RecordedIdentity.hashOnly(SHA));
+
+        inbox.toDone(a, SHA, "{}");
+        inbox.toFailed(b, SHA, "{}");
+
+        assertThat(names(dir.resolve("processing").resolve("w1"))).isEmpty();
+        assertThat(names(dir.resolve("done"))).containsExactly("a.xml", "a.xml.report.json");
+        assertThat(names(dir.resolve("failed"))).containsExactly("b.xml", "b.xml.report.json");
+    }
+
+    @Test
+    void theMarkerOfAnOlderWorkerIsReadAsTheHashAloneAndReplacedWhenTheIdentityIsRecorded() throws IOException {
+        Inbox inbox = inbox();
+        Path a = claimed(inbox, "a.xml");
+        Files.writeString(a.resolveSibling(".a.xml.fileid"), SHA + "\n");
+
+        assertThat(inbox.recordedIdentity(a)).contains(RecordedIdentity.hashOnly(SHA));
+
+        RecordedIdentity full = new RecordedIdentity(SHA, 10, FileTime.from(Instant.parse("2026-11-23T11:59:00Z")));
+        inbox.recordIdentity(a, full);
+        assertThat(names(a.getParent())).containsExactly(".a.xml.identity", "a.xml");
+        assertThat(inbox.recordedIdentity(a)).isEqualTo(Optional.of(full));
+    }
+
+    @Test
+    void theMarkerOfAnOlderWorkerIsRemovedWithTheFile() throws IOException {
+        Inbox inbox = inbox();
+        Path a = claimed(inbox, "a.xml");
+        Files.writeString(a.resolveSibling(".a.xml.fileid"), SHA);
+
+        inbox.toDone(a, SHA, "{}");
+
+        assertThat(names(dir.resolve("processing").resolve("w1"))).isEmpty();
+    }
+}
