@@ -8,6 +8,7 @@ import io.xmlingest.core.pipeline.FileOutcome;
 import io.xmlingest.core.pipeline.IngestListener;
 import io.xmlingest.core.pipeline.IngestionPipeline;
 import io.xmlingest.core.pipeline.KafkaSession;
+import io.xmlingest.core.pipeline.StepTimes;
 import io.xmlingest.core.pipeline.PhaseTimes;
 import io.xmlingest.core.pipeline.TransactionalIngestion;
 import io.xmlingest.core.publish.TopicNames;
@@ -52,7 +53,8 @@ final class OursExactlyOnce implements Strategy {
             model = IngestionPipeline.model(config);
         }
         ingestion = new TransactionalIngestion(config, model, "bench");
-        session = KafkaSession.open(config, ingestion.topics(), run, () -> false, OursExactlyOnce::trouble);
+        session = KafkaSession.open(config, ingestion.topics(), run, () -> false, OursExactlyOnce::trouble,
+                StepTimes.NONE);
     }
 
     @Override
