@@ -26,7 +26,7 @@ public final class Report {
         Bench.Plan p = r.plan();
         StringBuilder s = new StringBuilder("# xmlingest bench report\n\n");
         s.append(String.format(Locale.ROOT, "Started %s, took %.0f s. Machine: %s. Raw figures: results.json. Each strategy and size ran in a JVM "
-                + "of its own with -Xmx%s: %d warm-up run(s), then %d counted runs; times are the median (min, max) of "
+                + "of its own with -Xmx%s and " + ForkedJvm.GC + ": %d warm-up run(s), then %d counted runs; times are the median (min, max) of "
                 + "the counted runs.%n%n", r.startedAt(), r.seconds(), r.machine(), p.heap(), p.warmups(), p.runs()));
         s.append("## Strategies\n\n| strategy | kind | what it does |\n|---|---|---|\n");
         for (Strategies.Entry e : p.strategies()) {
@@ -144,7 +144,7 @@ public final class Report {
         long size = r.plan().sizes().get(r.plan().sizes().size() - 1);
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT, "Measured by `java -jar bench/target/bench.jar` on %s; machine: %s; "
-                + "median of %d counted runs, each strategy in its own JVM with -Xmx%s. Full report and charts: "
+                + "median of %d counted runs, each strategy in its own JVM with -Xmx%s and " + ForkedJvm.GC + ". Full report and charts: "
                 + "[%s](%s).%n%n", r.startedAt().substring(0, 10), r.machine(), r.plan().runs(), r.plan().heap(),
                 reportLink, reportLink));
         s.append(String.format(Locale.ROOT, "| strategy (%,d records) | median s | records/s | peak heap MB | RSS MB |%n", size));

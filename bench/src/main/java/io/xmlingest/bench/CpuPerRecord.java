@@ -1,0 +1,191 @@
+package io.xmlingest.bench;
+
+import io.xmlingest.app.kafka.EmbeddedKafkaBroker;
+import io.xmlingest.core.bind.JaxbRecordBinder;
+import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.encode.JsonRecordEncoder;
+import io.xmlingest.core.error.ErrorLocation;
+import io.xmlingest.core.page.Page;
+import io.xmlingest.core.pipeline.FileIdentity;
+import io.xmlingest.core.pipeline.FileJob;
+import io.xmlingest.core.pipeline.FileOutcome;
+import io.xmlingest.core.pipeline.IngestListener;
+import io.xmlingest.core.pipeline.IngestionPipeline;
+import io.xmlingest.core.pipeline.KafkaSession;
+import io.xmlingest.core.pipeline.StepTimes;
+import io.xmlingest.core.pipeline.TransactionalIngestion;
+import io.xmlingest.core.publish.PagePublisher;
+import io.xmlingest.core.split.StaxRecordSplitter;
+import io.xmlingest.core.split.XmlLimits;
+import io.xmlingest.datagen.DatagenCommand;
+import io.xmlingest.sample.persons.Person;
+import jakarta.xml.bind.JAXBContext;
+import jakarta.xml.bind.Unmarshaller;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import javax.xml.stream.XMLStreamConstants;
+import javax.xml.stream.XMLStreamReader;
+
+/**
+ * CPU time per record of each stage, in one JVM: what the issue-6 work was steered by. Wall time
+ * on a shared 2-core machine swings with everyone else's load; CPU time per record moves far less,
+ * so it tells whether a change made the work cheaper, and the variants say where the work is.
+ *
+ * <pre>
+ * java [-XX:+UseParallelGC] -cp bench/target/bench.jar io.xmlingest.bench.CpuPerRecord FILE [REPS] [key=value ...]
+ * </pre>
+ *
+ * Variants: {@code study} (Woodstox cursor + JAXB + JSON, one thread), {@code capture} (our
+ * splitter copying each record's events), {@code sequential} (copy, strict bind and JSON on one
+ * thread), {@code pipeline} (the ingest pipeline with its reader and binder threads, pages
+ * dropped) and {@code worker} (the exactly-once path into a broker started in this JVM, so its CPU
+ * counts too). Settings given as key=value go to the pipeline and the worker (for example
+ * {@code bind.threads=1}); {@code only=worker,pipeline} picks variants. Each variant runs once to
+ * warm up, then REPS times (default 3); the median is printed.
+ */
+public final class CpuPerRecord {
+
+    private static final com.sun.management.OperatingSystemMXBean OS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    private interface Body {
+        long run() throws Exception;
+    }
+
+    private CpuPerRecord() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path file = Path.of(args[0]);
+        int reps = args.length > 1 && !args[1].contains("=") ? Integer.parseInt(args[1]) : 3;
+        Map<String, String> settings = new HashMap<>();
+        List<String> only = null;
+        for (String a : Arrays.copyOfRange(args, 1, args.length)) {
+            if (a.startsWith("only=")) {
+                only = List.of(a.substring(5).split(","));
+            } else if (a.contains("=")) {
+                String[] kv = a.split("=", 2);
+                settings.put(kv[0], kv[1]);
+            }
+        }
+        System.out.printf(Locale.ROOT, "%s, %s, %d counted runs%n", file.getFileName(),
+                ManagementFactory.getRuntimeMXBean().getInputArguments(), reps);
+        JAXBContext context = JAXBContext.newInstance(Person.class);
+        if (only == null || only.contains("study")) {
+            time("study", reps, () -> study(file, context));
+        }
+        if (only == null || only.contains("capture")) {
+            time("capture", reps, () -> {
+                long n = 0;
+                try (StaxRecordSplitter s = StaxRecordSplitter.open(file, DatagenCommand.RECORD, XmlLimits.DEFAULTS)) {
+                    while (s.next()) {
+                        s.resumePoint();
+                        s.capture();
+                        n++;
+                    }
+                }
+                return n;
+            });
+        }
+        if (only == null || only.contains("sequential")) {
+            time("sequential", reps, () -> {
+                long n = 0;
+                JaxbRecordBinder<Person> binder = new JaxbRecordBinder<>(context, Person.class);
+                JsonRecordEncoder json = new JsonRecordEncoder();
+                try (StaxRecordSplitter s = StaxRecordSplitter.open(file, DatagenCommand.RECORD, XmlLimits.DEFAULTS)) {
+                    while (s.next()) {
+                        json.encode(binder.bind(s.capture().reader(), ErrorLocation.ofFile(file.toString())));
+                        n++;
+                    }
+                }
+                return n;
+            });
+        }
+        Map<String, String> base = new HashMap<>(settings);
+        base.put(IngestSettings.TOPIC.key(), "cpu");
+        if (only == null || only.contains("pipeline")) {
+            IngestConfig config = IngestConfig.of(IngestSettings.ALL, base);
+            PagePublisher dropping = new PagePublisher() {
+                @Override
+                public CompletableFuture<Page> publish(Page page) {
+                    return CompletableFuture.completedFuture(page);
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+            time("pipeline " + settings, reps,
+                    () -> IngestionPipeline.create(config, dropping, IngestListener.NONE).ingest(file).records());
+        }
+        if (only == null || only.contains("worker")) {
+            try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(Files.createTempDirectory("cpu-kafka"),
+                    "127.0.0.1", 0)) {
+                String fileId = FileIdentity.sha256(file);
+                long bytes = Files.size(file);
+                time("worker " + settings + " (broker in this JVM)", reps, () -> {
+                    Map<String, String> m = new HashMap<>(base);
+                    m.put(IngestSettings.TOPIC.key(), "cpu-" + UUID.randomUUID());
+                    m.put(IngestSettings.BOOTSTRAP_SERVERS.key(), broker.bootstrapServers());
+                    IngestConfig config = IngestConfig.of(IngestSettings.ALL, m);
+                    TransactionalIngestion ingestion = new TransactionalIngestion(config, IngestionPipeline.model(config),
+                            "cpu");
+                    try (KafkaSession session = KafkaSession.open(config, ingestion.topics(), "cpu-" + UUID.randomUUID(),
+                            () -> false, t -> { }, StepTimes.NONE)) {
+                        FileOutcome o = ingestion.ingest(new FileJob(file, file.getFileName().toString(), fileId, bytes,
+                                null), session.publisher(), IngestListener.NONE, () -> false);
+                        return o.checkpoint().records();
+                    }
+                });
+            }
+        }
+    }
+
+    private static long study(Path file, JAXBContext context) throws Exception {
+        Unmarshaller unmarshaller = context.createUnmarshaller();
+        JsonRecordEncoder json = new JsonRecordEncoder();
+        long n = 0;
+        try (InputStream in = Files.newInputStream(file)) {
+            XMLStreamReader r = new com.ctc.wstx.stax.WstxInputFactory().createXMLStreamReader(in);
+            int event = r.next();
+            while (event != XMLStreamConstants.END_DOCUMENT) {
+                if (event == XMLStreamConstants.START_ELEMENT
+                        && DatagenCommand.RECORD.getLocalPart().equals(r.getLocalName())) {
+                    json.encode(unmarshaller.unmarshal(r, Person.class).getValue());
+                    n++;
+                    event = r.getEventType();
+                } else {
+                    event = r.next();
+                }
+            }
+        }
+        return n;
+    }
+
+    private static void time(String name, int reps, Body body) throws Exception {
+        body.run();
+        List<double[]> runs = new ArrayList<>();
+        long n = 0;
+        for (int i = 0; i < reps; i++) {
+            long cpu0 = OS.getProcessCpuTime();
+            long t0 = System.nanoTime();
+            n = body.run();
+            runs.add(new double[] {(System.nanoTime() - t0) / 1e6, (OS.getProcessCpuTime() - cpu0) / 1e6});
+        }
+        runs.sort((a, b) -> Double.compare(a[1], b[1]));
+        double[] median = runs.get(reps / 2);
+        System.out.printf(Locale.ROOT, "%-60s %,d records: CPU %.2f us/record, wall %.0f ms (%,.0f records/s)%n",
+                name, n, median[1] * 1000 / n, median[0], n / median[0] * 1000);
+    }
+}
