@@ -38,7 +38,7 @@ final class HeapScaling {
         // Judged on the live heap: peak heap counts garbage not yet collected, so it follows -Xmx, not the file.
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "One run per size, each in a JVM of its own "
                 + "with -Xmx%s. The target is met when every size completes within that heap and the largest file's "
-                + "live heap (what is left after a collection; peak heap also counts garbage, so it follows -Xmx) is at "
+                + "live heap (what is left after a full collection; peak heap also counts garbage, so it follows -Xmx) is at "
                 + "most %.2fx the smallest file's.%n%n", r.plan().heap(), TOLERANCE));
         s.append("| strategy | records | file MB | outcome | seconds | records/s | peak heap MB | live heap MB | RSS MB |\n");
         s.append("|---|---|---|---|---|---|---|---|---|\n");

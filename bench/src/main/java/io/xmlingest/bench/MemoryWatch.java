@@ -17,13 +17,15 @@ import javax.management.openmbean.CompositeData;
 /**
  * Memory as the JVM reports it, never as free-memory differences (which go negative when a GC
  * runs between two readings): the heap pools' peak usage, the largest heap still in use after
- * any garbage collection (the live set, from GC notifications), the process's peak resident set
+ * a full garbage collection (the live set, from GC notifications; after any collection if no full
+ * one ran), the process's peak resident set
  * from the kernel, and bytes allocated by every thread.
  */
 final class MemoryWatch {
 
     private final Set<String> heapPools = new HashSet<>();
     private final AtomicLong peakLive = new AtomicLong();
+    private final AtomicLong peakLiveMajor = new AtomicLong();
 
     MemoryWatch() {
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
@@ -43,6 +45,11 @@ final class MemoryWatch {
                                 after += e.getValue().getUsed();
                             }
                         }
+                        // After a minor collection the old generation still holds whatever died there since the
+                        // last full one, so only a full collection tells what is really reachable.
+                        if (info.getGcAction().contains("major")) {
+                            peakLiveMajor.accumulateAndGet(after, Math::max);
+                        }
                         peakLive.accumulateAndGet(after, Math::max);
                     }
                 }, null, null);
@@ -58,6 +65,7 @@ final class MemoryWatch {
             }
         }
         peakLive.set(0);
+        peakLiveMajor.set(0);
     }
 
     /** Sum of the heap pools' peak usage since the last reset: what the heap had to hold, garbage included. */
@@ -72,9 +80,13 @@ final class MemoryWatch {
         return sum;
     }
 
-    /** The largest heap in use right after a garbage collection since the last reset; 0 if none ran. */
+    /**
+     * The largest heap in use right after a full garbage collection since the last reset, or after
+     * any collection when no full one ran; 0 if none ran.
+     */
     long peakLiveHeap() {
-        return peakLive.get();
+        long major = peakLiveMajor.get();
+        return major > 0 ? major : peakLive.get();
     }
 
     /** Bytes allocated so far by all live threads of this JVM. */

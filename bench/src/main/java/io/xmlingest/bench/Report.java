@@ -34,8 +34,9 @@ public final class Report {
                     .append(e.description()).append(" |\n");
         }
         s.append("\nMemory: *peak heap* is the heap pools' peak usage (garbage included, so it grows with -Xmx for "
-                + "allocation-heavy strategies); *live heap* is the largest heap still in use after a garbage collection "
-                + "(0 when none ran); *RSS* is the forked JVM's peak resident set from the kernel; *alloc/record* counts "
+                + "allocation-heavy strategies); *live heap* is the largest heap still in use after a full garbage collection "
+                + "(after a minor one the old generation still holds garbage; after any collection when no full one ran, "
+                + "0 when none ran); *RSS* is the forked JVM's peak resident set from the kernel; *alloc/record* counts "
                 + "bytes allocated by every thread of the JVM per record.\n");
         for (long size : p.sizes()) {
             List<Measurement> rows = r.measurements().stream().filter(m -> m.size() == size).toList();
