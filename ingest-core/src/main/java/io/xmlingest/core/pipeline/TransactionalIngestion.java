@@ -84,6 +84,11 @@ public final class TransactionalIngestion {
         long pagesSent;
         long recordsSent;
         long lastCommit = System.nanoTime();
+        /**
+         * A resumed file commits after its first record, in a page of its own: a restarted worker
+         * shows that it is moving again as soon as it can, instead of after a page of cold code.
+         */
+        boolean resumedAwaitingFirstCommit;
         /** The last record closed a page: a commit now leaves no page half full. */
         boolean pageClosed;
         /** The publisher refused and aborted the open transaction. */
@@ -112,6 +117,7 @@ public final class TransactionalIngestion {
                     : new Checkpoint(job.fileId(), job.name(), FileState.IN_PROGRESS, 0, null, 0, 0, 0, null);
             this.handled = last.nextRecordIndex();
             this.startedCommitted = job.from() != null;
+            this.resumedAwaitingFirstCommit = job.from() != null;
             this.pages = new PageAssembler(job.name(), job.fileId(), pagePolicy, last.pages());
             if (job.from() == null) {
                 extras.add(messages.started(job.bytes()));
@@ -204,7 +210,8 @@ public final class TransactionalIngestion {
          */
         private boolean commitDue() {
             return (pageClosed && System.nanoTime() - lastCommit >= commitIntervalNanos)
-                    || pendingDeadLetters >= pagePolicy.maxRecords();
+                    || pendingDeadLetters >= pagePolicy.maxRecords()
+                    || (resumedAwaitingFirstCommit && handled > last.nextRecordIndex());
         }
 
         private void send(Page page) {
@@ -276,6 +283,7 @@ public final class TransactionalIngestion {
             }
             lastCommit = System.nanoTime();
             pageClosed = false;
+            resumedAwaitingFirstCommit = false;
             pagesSent = 0;
             recordsSent = 0;
             extras.clear();

@@ -200,6 +200,26 @@ class TransactionalIngestionTest {
     }
 
     @Test
+    void aResumedFileCommitsItsFirstRecordAtOnce() throws Exception {
+        Path f = file("resumed.xml", records(40));
+        InMemoryTransactionalPublisher first = new InMemoryTransactionalPublisher();
+        FileOutcome stopped = ingestion(config("page.max.records", "10"))
+                .ingest(job(f, null), first, IngestListener.NONE, () -> true);
+        assertThat(stopped.ending()).isEqualTo(FileOutcome.Ending.STOPPED);
+        long next = stopped.checkpoint().nextRecordIndex();
+
+        InMemoryTransactionalPublisher second = new InMemoryTransactionalPublisher();
+        FileOutcome done = ingestion(config("commit.interval.ms", "600000", "page.max.records", "10"))
+                .ingest(job(f, stopped.checkpoint()), second, IngestListener.NONE, () -> false);
+        assertThat(done.ending()).isEqualTo(FileOutcome.Ending.COMPLETED);
+        // The first transaction after the resume holds the first record alone; the rest wait for the interval.
+        assertThat(second.commits()).isEqualTo(2);
+        Checkpoint firstAfterResume = CheckpointCodec.decode(second.envelopes("t.checkpoints").get(0).value());
+        assertThat(firstAfterResume.nextRecordIndex()).isEqualTo(next + 1);
+        assertThat(done.checkpoint().records() + done.checkpoint().deadLetters()).isEqualTo(40);
+    }
+
+    @Test
     void aStopRequestEndsTheRunAtACommitAndTheNextRunGoesOn() throws Exception {
         Path f = file("stop.xml", records(30));
         AtomicInteger asked = new AtomicInteger();
