@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -23,7 +22,8 @@ class InboxTest {
     Path dir;
 
     private Inbox inbox() {
-        return new Inbox(dir, "w1", 0, Clock.fixed(Instant.parse("2026-11-23T12:00:00Z"), ZoneOffset.UTC));
+        // A minute ahead of the files' own times, so every file written here has settled, whatever the date.
+        return new Inbox(dir, "w1", 0, Clock.offset(Clock.systemUTC(), java.time.Duration.ofMinutes(1)));
     }
 
     private Path claimed(Inbox inbox, String name) throws IOException {
