@@ -75,7 +75,7 @@ final class OursExactlyOnce implements Strategy {
 
     @Override
     public Optional<String> verify(Path file, Context context, Outcome outcome) {
-        ExactlyOnceCheck.Tally tally = ExactlyOnceCheck.read(config, ingestion.topics(), context.expectedRecords(),
+        ExactlyOnceCheck.Tally tally = ExactlyOnceCheck.readSettled(config, ingestion.topics(), context.expectedRecords(),
                 CHECK_TIMEOUT);
         List<String> problems = tally.problems(context.expectedRecords());
         if (!problems.isEmpty()) {
