@@ -144,7 +144,7 @@ final class ConvertedRecords implements AutoCloseable {
             taken = 0;
         }
         Item item = current.items[taken++];
-        if (item.message == null && item.rejected == null && item.error != null) {
+        if (item.error != null) {
             if (item.error instanceof RuntimeException r) {
                 throw r;
             }
@@ -279,22 +279,23 @@ final class ConvertedRecords implements AutoCloseable {
     }
 
     private boolean reserve(int cost) {
-        try {
-            while (!closed) {
-                if (heapBudget.tryAcquire(cost, POLL_MS, TimeUnit.MILLISECONDS)) {
-                    return true;
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return false;
+        return untilClosed(() -> heapBudget.tryAcquire(cost, POLL_MS, TimeUnit.MILLISECONDS));
     }
 
     private boolean hand(Batch batch) {
+        return untilClosed(() -> ordered.offer(batch, POLL_MS, TimeUnit.MILLISECONDS));
+    }
+
+    /** One wait of at most {@link #POLL_MS}: true when it got what it waited for. */
+    private interface Wait {
+        boolean once() throws InterruptedException;
+    }
+
+    /** Waits in short steps, so that {@link #close()} is noticed; false once closed. */
+    private boolean untilClosed(Wait wait) {
         try {
             while (!closed) {
-                if (ordered.offer(batch, POLL_MS, TimeUnit.MILLISECONDS)) {
+                if (wait.once()) {
                     return true;
                 }
             }

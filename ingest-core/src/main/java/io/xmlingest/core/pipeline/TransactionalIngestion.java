@@ -215,15 +215,7 @@ public final class TransactionalIngestion {
         }
 
         private void send(Page page) {
-            long t0 = System.nanoTime();
-            try {
-                publisher.send(page);
-            } catch (FileFailedException e) {
-                aborted = true;
-                throw e;
-            } finally {
-                publish += System.nanoTime() - t0;
-            }
+            toKafka(() -> publisher.send(page));
             pagesSent++;
             recordsSent += page.size();
         }
@@ -271,16 +263,7 @@ public final class TransactionalIngestion {
                 with.add(messages.failed(checkpoint, failure));
             }
             with.add(messages.checkpoint(checkpoint));
-            long t0 = System.nanoTime();
-            try {
-                publisher.commit(with);
-            } catch (FileFailedException e) {
-                // The publisher aborted the transaction: nothing sent since the last commit is published.
-                aborted = true;
-                throw e;
-            } finally {
-                publish += System.nanoTime() - t0;
-            }
+            toKafka(() -> publisher.commit(with));
             lastCommit = System.nanoTime();
             pageClosed = false;
             resumedAwaitingFirstCommit = false;
@@ -291,6 +274,22 @@ public final class TransactionalIngestion {
             pendingDeadLetters = 0;
             last = checkpoint;
             listener.committed(checkpoint, bytesRead(), job.bytes(), spentSinceLast());
+        }
+
+        /**
+         * Times a call to the publisher. A refusal means the publisher aborted the transaction: nothing
+         * sent since the last commit is published.
+         */
+        private void toKafka(Runnable call) {
+            long t0 = System.nanoTime();
+            try {
+                call.run();
+            } catch (FileFailedException e) {
+                aborted = true;
+                throw e;
+            } finally {
+                publish += System.nanoTime() - t0;
+            }
         }
 
         private long bytesRead() {

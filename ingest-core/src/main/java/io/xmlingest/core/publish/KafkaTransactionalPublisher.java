@@ -24,9 +24,9 @@ import org.apache.kafka.common.header.internals.RecordHeader;
 
 /**
  * One Kafka transaction per commit: the pages' records, sent as each page closes, then the
- * messages that go with them (dead letters, status events, the checkpoint). The producer's transactional id is stable per
- * worker, so a restarted worker fences its crashed predecessor and aborts whatever that one left
- * open: a consumer reading committed data never sees half a page.
+ * messages that go with them (dead letters, status events, the checkpoint). The producer's
+ * transactional id is stable per worker, so a restarted worker fences its crashed predecessor and
+ * aborts whatever that one left open: a consumer reading committed data never sees half a page.
  */
 public final class KafkaTransactionalPublisher implements TransactionalPublisher {
 

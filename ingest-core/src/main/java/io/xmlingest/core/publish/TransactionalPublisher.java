@@ -25,12 +25,6 @@ public interface TransactionalPublisher extends AutoCloseable {
      */
     void commit(List<Envelope> with);
 
-    /** Sends the pages and commits them with {@code with}: one transaction. */
-    default void commit(List<Page> pages, List<Envelope> with) {
-        pages.forEach(this::send);
-        commit(with);
-    }
-
     @Override
     void close();
 }
