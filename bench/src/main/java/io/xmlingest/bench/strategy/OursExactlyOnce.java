@@ -1,5 +1,6 @@
 package io.xmlingest.bench.strategy;
 
+import io.xmlingest.core.pipeline.RecordModel;
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.pipeline.FileIdentity;
@@ -35,7 +36,7 @@ final class OursExactlyOnce implements Strategy {
 
     private static final Duration CHECK_TIMEOUT = Duration.ofMinutes(5);
 
-    private IngestionPipeline.RecordModel model;
+    private RecordModel model;
     private IngestConfig config;
     private TransactionalIngestion ingestion;
     private KafkaSession session;

@@ -1,5 +1,6 @@
 package io.xmlingest.app.cli;
 
+import io.xmlingest.core.pipeline.RecordModel;
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.FileFailedException;
@@ -46,7 +47,7 @@ final class IngestCommand implements Callable<Integer> {
     public Integer call() {
         IngestConfig settings = options.resolve(topic == null ? Map.of() : Map.of(IngestSettings.TOPIC.key(), topic));
         settings.get(IngestSettings.TOPIC);
-        IngestionPipeline.RecordModel model = IngestionPipeline.model(settings);
+        RecordModel model = IngestionPipeline.model(settings);
         long failed = 0;
         long rejected = 0;
         long records = 0;

@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
             "  java -jar ingest-app.jar read --topic persons --bootstrap-servers broker:9092 | wc -l"})
 final class ReadCommand implements Callable<Integer> {
 
-    @Option(names = "--topic", paramLabel = "TOPIC", description = "The topic to read (setting topic).")
+    @Option(names = "--topic", paramLabel = "TOPIC[,TOPIC...]", description = "The topic or topics to read (setting topic).")
     String topic;
 
     @Option(names = "--max", paramLabel = "N", description = "Stop after N records.")
@@ -41,16 +41,19 @@ final class ReadCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         IngestConfig settings = options.resolve(topic == null ? Map.of() : Map.of(IngestSettings.TOPIC.key(), topic));
-        String name = settings.get(IngestSettings.TOPIC);
+        List<String> names = settings.get(IngestSettings.TOPIC);
         PrintStream out = new PrintStream(new BufferedOutputStream(System.out, 1 << 16), false, StandardCharsets.UTF_8);
         try (KafkaTarget kafka = KafkaTarget.open(settings);
              KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProperties(kafka.config()))) {
-            List<PartitionInfo> infos = consumer.partitionsFor(name, Duration.ofSeconds(30));
-            if (infos == null || infos.isEmpty()) {
-                throw new FileFailedException("topic " + name + " does not exist at "
-                        + kafka.config().get(IngestSettings.BOOTSTRAP_SERVERS), null, IngestSettings.TOPIC.key(), null);
+            List<TopicPartition> partitions = new java.util.ArrayList<>();
+            for (String name : names) {
+                List<PartitionInfo> infos = consumer.partitionsFor(name, Duration.ofSeconds(30));
+                if (infos == null || infos.isEmpty()) {
+                    throw new FileFailedException("topic " + name + " does not exist at "
+                            + kafka.config().get(IngestSettings.BOOTSTRAP_SERVERS), null, IngestSettings.TOPIC.key(), null);
+                }
+                infos.forEach(i -> partitions.add(new TopicPartition(name, i.partition())));
             }
-            List<TopicPartition> partitions = infos.stream().map(i -> new TopicPartition(name, i.partition())).toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);

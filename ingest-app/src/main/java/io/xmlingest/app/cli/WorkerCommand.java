@@ -1,5 +1,6 @@
 package io.xmlingest.app.cli;
 
+import io.xmlingest.core.pipeline.RecordModel;
 import io.xmlingest.app.AppSettings;
 import io.xmlingest.app.http.HttpEndpoints;
 import io.xmlingest.app.worker.Background;
@@ -81,7 +82,7 @@ final class WorkerCommand implements Callable<Integer> {
         String workerId = WorkerIds.resolve(settings.get(AppSettings.WORKER_ID), inboxDir);
         startup.took("settings", settingsStart, System.nanoTime());
         // Built beside everything else the start-up does; the worker awaits it before its first file.
-        CompletableFuture<IngestionPipeline.RecordModel> model = Background.start("xmlingest-jaxb",
+        CompletableFuture<RecordModel> model = Background.start("xmlingest-jaxb",
                 () -> startup.time("jaxb", () -> IngestionPipeline.model(settings)));
         CountDownLatch cleanedUp = new CountDownLatch(1);
         try (KafkaTarget kafka = startup.time("kafka target", () -> KafkaTarget.open(settings))) {

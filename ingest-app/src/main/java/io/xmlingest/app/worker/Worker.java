@@ -1,5 +1,6 @@
 package io.xmlingest.app.worker;
 
+import io.xmlingest.core.pipeline.RecordModel;
 import io.xmlingest.app.AppSettings;
 import io.xmlingest.app.http.Health;
 import io.xmlingest.core.checkpoint.Checkpoint;
@@ -44,7 +45,7 @@ public final class Worker implements Runnable {
     private static final long FIRST_BACKOFF_MS = 500;
 
     private final IngestConfig config;
-    private final Supplier<IngestionPipeline.RecordModel> model;
+    private final Supplier<RecordModel> model;
     private final TopicNames topics;
     private final Inbox inbox;
     private final String workerId;
@@ -62,7 +63,7 @@ public final class Worker implements Runnable {
     private volatile String commitTrouble;
     private volatile String fatal;
 
-    public Worker(IngestConfig config, IngestionPipeline.RecordModel model, Path inboxDir, String workerId) {
+    public Worker(IngestConfig config, RecordModel model, Path inboxDir, String workerId) {
         this(config, () -> model, inboxDir, workerId, StartupTimeline.unwatched());
     }
 
@@ -70,7 +71,7 @@ public final class Worker implements Runnable {
      * @param model   the record model, asked for once the worker runs; it may still be in the making
      * @param startup told where the start-up's time goes, up to the first commit
      */
-    public Worker(IngestConfig config, Supplier<IngestionPipeline.RecordModel> model, Path inboxDir, String workerId,
+    public Worker(IngestConfig config, Supplier<RecordModel> model, Path inboxDir, String workerId,
                   StartupTimeline startup) {
         this.config = config;
         this.model = model;

@@ -1,5 +1,6 @@
 package io.xmlingest.core.bind;
 
+import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.OversizedRecordException;
 import io.xmlingest.core.error.XmlFaults;
@@ -11,6 +12,8 @@ import jakarta.xml.bind.ValidationEvent;
 import jakarta.xml.bind.ValidationEventLocator;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
+import javax.xml.validation.Schema;
+import org.xml.sax.SAXParseException;
 
 /**
  * Binds records with JAXB, strictly. JAXB's default event handler ignores values that do not
@@ -24,6 +27,7 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
 
     private final Class<T> type;
     private final JAXBContext context;
+    private final Schema schema;
     private Unmarshaller unmarshaller;
     private ValidationEvent firstEvent;
     private String firstEventElement;
@@ -31,8 +35,14 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
     private Thread anchored;
 
     public JaxbRecordBinder(JAXBContext context, Class<T> type) {
+        this(context, type, null);
+    }
+
+    /** @param schema validates every record as it is bound (JAXB runs the validator over the same events), or null */
+    public JaxbRecordBinder(JAXBContext context, Class<T> type, Schema schema) {
         this.type = type;
         this.context = context;
+        this.schema = schema;
         this.unmarshaller = newUnmarshaller();
     }
 
@@ -44,6 +54,7 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
     private Unmarshaller newUnmarshaller() {
         try {
             Unmarshaller u = context.createUnmarshaller();
+            u.setSchema(schema);
             u.setEventHandler(event -> {
                 if (firstEvent == null) {
                     firstEvent = event;
@@ -108,6 +119,11 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
                 detail = firstEvent.getLinkedException().toString();
             }
             String element = firstEventElement == null ? "" : " (in element <" + firstEventElement + ">)";
+            if (schema != null && firstEvent.getLinkedException() instanceof SAXParseException) {
+                // The validator, not JAXB, refused it: say so, since the fix is in the data or the schema, not the model.
+                return new RecordRejectedException("record is not valid against the schema: " + firstLine(detail)
+                        + element, at(where, line, column), e, IngestSettings.RECORD_SCHEMA.key());
+            }
             return new RecordRejectedException("record does not bind: " + firstLine(detail) + element,
                     at(where, line, column), e);
         }

@@ -1,7 +1,6 @@
 package io.xmlingest.core.config;
 
 import static io.xmlingest.core.config.Validators.between;
-import static io.xmlingest.core.config.Validators.notBlank;
 import static io.xmlingest.core.config.Validators.oneOf;
 
 import java.util.List;
@@ -15,20 +14,40 @@ public final class IngestSettings {
     private IngestSettings() {
     }
 
-    public static final Setting<QName> RECORD_ELEMENT = Setting.of("record.element", SettingType.QNAME,
-            new QName("urn:xmlingest:sample:persons", "person"),
-            "The element that is one record, namespace-qualified as {namespace-uri}local-name. "
-                    + "The first such element at any depth starts a record; elements of the same name "
-                    + "nested inside it are part of that record.", v -> null);
+    public static final Setting<List<QName>> RECORD_ELEMENT = Setting.of("record.element",
+            SettingType.listOf(SettingType.QNAME), List.of(new QName("urn:xmlingest:sample:persons", "person")),
+            "The element that is one record, namespace-qualified as {namespace-uri}local-name. The first such element "
+                    + "at any depth starts a record; elements of the same name nested inside it are part of that record. "
+                    + "Several, comma-separated, fan one file out in one pass: each element is its own record type, with "
+                    + "the record.class, record.key and topic in the same position of those lists.",
+            v -> v.isEmpty() ? "name at least one element"
+                    : v.size() != new java.util.HashSet<>(v).size() ? "an element is named twice" : null);
 
-    public static final Setting<String> RECORD_CLASS = Setting.of("record.class", SettingType.STRING,
-            "io.xmlingest.sample.persons.Person",
-            "The JAXB class each record is bound to; it must be on the class path.", notBlank());
+    /** The record.class entry that means "no model": the record is converted schema-less. */
+    public static final String SCHEMALESS = "-";
 
-    public static final Setting<String> RECORD_KEY = Setting.of("record.key", SettingType.STRING, "id",
-            "The attribute or child element (local name) of the record whose value is the message key. "
-                    + "Empty: the key is <file id>:<record index>. A record whose key value is missing is rejected.",
-            v -> null);
+    public static final Setting<List<String>> RECORD_CLASS = Setting.of("record.class",
+            SettingType.listOf(SettingType.STRING), List.of("io.xmlingest.sample.persons.Person"),
+            "The JAXB class each record is bound to, from the class path or model.path. One per record.element, "
+                    + "or one for all. '-', or an empty value, means no model: records are converted schema-less "
+                    + "(see the README).",
+            v -> v.stream().anyMatch(String::isBlank) ? "an entry is empty; write - for schema-less" : null);
+
+    public static final Setting<List<String>> RECORD_KEY = Setting.of("record.key",
+            SettingType.listOf(SettingType.STRING), List.of("id"),
+            "The attribute or child element (local name) of the record whose value is the message key; one per "
+                    + "record.element, or one for all. Empty, or '-': the key is <file id>:<record index>. A record "
+                    + "whose key value is missing is rejected.",
+            v -> v.stream().anyMatch(String::isBlank) ? "an entry is empty; write - for <file id>:<record index>" : null);
+
+    public static final Setting<List<String>> RECORD_SCHEMA = Setting.of("record.schema",
+            SettingType.listOf(SettingType.STRING), List.of(),
+            "XML Schema files (.xsd) every record is validated against while it is bound; a record that is not "
+                    + "valid is rejected with the validator's message (the worker sends it to the dead letters). "
+                    + "Each record element must be declared as a global element. The schemas may include or import "
+                    + "local files only. Empty: no validation beyond binding. Needs a record.class: schema-less "
+                    + "records are not validated.",
+            v -> v.stream().anyMatch(String::isBlank) ? "an entry is empty" : null);
 
     public static final Setting<Integer> RECORD_MAX_REJECTED = Setting.of("file.max.rejected.records", SettingType.INT,
             1000,
@@ -37,23 +56,25 @@ public final class IngestSettings {
                     + "with their position, the worker publishes each to the dead-letter topic with its raw XML.",
             between(0, Integer.MAX_VALUE));
 
-    public static final Setting<String> TOPIC = Setting.required("topic", SettingType.STRING,
-            "The Kafka topic that receives one message per record.", notBlank());
+    public static final Setting<List<String>> TOPIC = Setting.required("topic", SettingType.listOf(SettingType.STRING),
+            "The Kafka topic that receives one message per record; with several record.element, one topic per "
+                    + "element, or one for all.",
+            v -> v.isEmpty() ? "name a topic" : v.stream().anyMatch(String::isBlank) ? "a topic name is empty" : null);
 
     public static final Setting<String> TOPIC_DEAD_LETTERS = Setting.of("topic.dlq", SettingType.STRING, "",
             "The worker's dead-letter topic: one message per rejected record, with its raw XML, position and "
-                    + "reason. Empty: <topic>.dlq.", v -> null);
+                    + "reason. Empty: <topic>.dlq, after the first topic.", v -> null);
 
     public static final Setting<String> TOPIC_STATUS = Setting.of("topic.status", SettingType.STRING, "",
             "The worker's file status topic: started, completed and failed events, keyed by file id. "
-                    + "Empty: <topic>.status.", v -> null);
+                    + "Empty: <topic>.status, after the first topic.", v -> null);
 
     public static final Setting<String> TOPIC_CHECKPOINTS = Setting.of("topic.checkpoints", SettingType.STRING, "",
             "The worker's compacted checkpoint topic: each file's progress, committed with its records. "
-                    + "Empty: <topic>.checkpoints.", v -> null);
+                    + "Empty: <topic>.checkpoints, after the first topic.", v -> null);
 
     public static final Setting<Integer> TOPIC_PARTITIONS = Setting.of("topic.partitions", SettingType.INT, 3,
-            "Partitions of the record topic when xmlingest creates it. An existing topic is used as it is.",
+            "Partitions of each record topic when xmlingest creates it. An existing topic is used as it is.",
             between(1, 100_000));
 
     public static final Setting<Integer> TOPIC_REPLICATION_FACTOR = Setting.of("topic.replication.factor",
@@ -157,7 +178,7 @@ public final class IngestSettings {
             "Deepest nesting of entities within entities under xml.doctype=internal.", between(1, 100));
 
     public static final List<Setting<?>> ALL = List.of(
-            RECORD_ELEMENT, RECORD_CLASS, RECORD_KEY, RECORD_MAX_REJECTED,
+            RECORD_ELEMENT, RECORD_CLASS, RECORD_KEY, RECORD_SCHEMA, RECORD_MAX_REJECTED,
             TOPIC, TOPIC_DEAD_LETTERS, TOPIC_STATUS, TOPIC_CHECKPOINTS, TOPIC_PARTITIONS, TOPIC_REPLICATION_FACTOR, TOPIC_READY_TIMEOUT_MS,
             PAGE_MAX_RECORDS, PAGE_MAX_BYTES, COMMIT_INTERVAL_MS, BIND_THREADS, PUBLISH_MAX_PAGES_IN_FLIGHT,
             BOOTSTRAP_SERVERS, COMPRESSION, LINGER_MS, BATCH_SIZE, MAX_REQUEST_SIZE, DELIVERY_TIMEOUT_MS,

@@ -1,5 +1,7 @@
 package io.xmlingest.core.config;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import javax.xml.namespace.QName;
 
@@ -99,4 +101,47 @@ public interface SettingType<T> {
             return value.toString();
         }
     };
+
+    /**
+     * A comma-separated list of {@code item}s; empty text is the empty list. Commas inside braces
+     * belong to the item, so a qualified name's namespace URI may hold one.
+     */
+    static <T> SettingType<List<T>> listOf(SettingType<T> item) {
+        return new SettingType<>() {
+            public String name() { return "list of " + item.name(); }
+            public List<T> parse(String text) {
+                List<T> items = new ArrayList<>();
+                if (text.isBlank()) {
+                    return List.of();
+                }
+                int depth = 0;
+                int start = 0;
+                for (int i = 0; i <= text.length(); i++) {
+                    char c = i < text.length() ? text.charAt(i) : ',';
+                    if (c == '{') {
+                        depth++;
+                    } else if (c == '}') {
+                        depth = Math.max(0, depth - 1);
+                    } else if (c == ',' && depth == 0) {
+                        String part = text.substring(start, i).trim();
+                        try {
+                            items.add(item.parse(part));
+                        } catch (IllegalArgumentException e) {
+                            throw new IllegalArgumentException("item " + (items.size() + 1) + " '" + part + "': "
+                                    + e.getMessage());
+                        }
+                        start = i + 1;
+                    }
+                }
+                return List.copyOf(items);
+            }
+            public String format(List<T> value) {
+                StringBuilder out = new StringBuilder();
+                for (T v : value) {
+                    out.append(out.length() == 0 ? "" : ",").append(item.format(v));
+                }
+                return out.toString();
+            }
+        };
+    }
 }

@@ -54,10 +54,10 @@ final class ConvertedRecords implements AutoCloseable {
      * How files are converted: the model, the number of binder threads and the bounds on what is
      * in flight, read from the settings once for every file.
      */
-    record Plan(IngestionPipeline.RecordModel model, long maxRequestSize, int binderThreads, int maxRecords,
+    record Plan(RecordModel model, long maxRequestSize, int binderThreads, int maxRecords,
                 long maxHeap) {
 
-        static Plan of(IngestConfig config, IngestionPipeline.RecordModel model) {
+        static Plan of(IngestConfig config, RecordModel model) {
             int threads = config.get(IngestSettings.BIND_THREADS);
             // Twice a page: the next page is read and bound while the last one is committed.
             return new Plan(model, config.get(IngestSettings.MAX_REQUEST_SIZE),

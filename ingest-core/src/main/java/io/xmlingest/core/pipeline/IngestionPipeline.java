@@ -2,8 +2,6 @@ package io.xmlingest.core.pipeline;
 
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.config.IngestSettings;
-import io.xmlingest.core.encode.RecordKeys;
-import io.xmlingest.core.error.ConfigException;
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.FileFailedException;
 import io.xmlingest.core.error.IngestException;
@@ -15,10 +13,9 @@ import io.xmlingest.core.publish.PagePublisher;
 import io.xmlingest.core.split.DoctypePolicy;
 import io.xmlingest.core.split.RecordSplitter;
 import io.xmlingest.core.split.SplitPosition;
+import io.xmlingest.core.split.RecordElements;
 import io.xmlingest.core.split.StaxRecordSplitter;
 import io.xmlingest.core.split.XmlLimits;
-import jakarta.xml.bind.JAXBContext;
-import jakarta.xml.bind.JAXBException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +24,6 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import javax.xml.namespace.QName;
 
 /**
  * Wires the stages for one file at a time: split, bind, key and serialize, page, publish. It is
@@ -35,7 +31,7 @@ import javax.xml.namespace.QName;
  */
 public final class IngestionPipeline {
 
-    private final QName recordElement;
+    private final RecordElements recordElement;
     private final XmlLimits limits;
     private final PagePolicy pagePolicy;
     private final int maxPagesInFlight;
@@ -44,16 +40,8 @@ public final class IngestionPipeline {
     private final PagePublisher publisher;
     private final IngestListener listener;
 
-    /**
-     * The JAXB model a configuration names: the record class, its context and the key property.
-     * Built once: it is the expensive part of start-up, and checking it first lets a command fail
-     * on a wrong {@code record.class} or {@code record.key} before it starts anything else.
-     */
-    public record RecordModel(Class<?> type, JAXBContext context, RecordKeys keys) {
-    }
-
     private IngestionPipeline(IngestConfig config, RecordModel model, PagePublisher publisher, IngestListener listener) {
-        this.recordElement = config.get(IngestSettings.RECORD_ELEMENT);
+        this.recordElement = model.elements();
         this.limits = limits(config);
         this.pagePolicy = new PagePolicy(config.get(IngestSettings.PAGE_MAX_RECORDS), config.get(IngestSettings.PAGE_MAX_BYTES));
         this.maxPagesInFlight = config.get(IngestSettings.PUBLISH_MAX_PAGES_IN_FLIGHT);
@@ -82,31 +70,9 @@ public final class IngestionPipeline {
         return new IngestionPipeline(config, model, publisher, listener);
     }
 
-    /** Builds the JAXB model named by {@code record.class} and {@code record.key}; errors name the setting. */
+    /** Builds the record model the settings name; errors name the setting. */
     public static RecordModel model(IngestConfig config) {
-        Class<?> recordType = recordType(config);
-        JAXBContext context = context(recordType);
-        String keyName = config.get(IngestSettings.RECORD_KEY);
-        return new RecordModel(recordType, context, keyName.isBlank() ? null : RecordKeys.of(recordType, keyName));
-    }
-
-    private static Class<?> recordType(IngestConfig config) {
-        String name = config.get(IngestSettings.RECORD_CLASS);
-        try {
-            return Class.forName(name, true, Thread.currentThread().getContextClassLoader());
-        } catch (ClassNotFoundException | LinkageError e) {
-            throw new ConfigException(IngestSettings.RECORD_CLASS.key(),
-                    "record class " + name + " is not on the class path (" + e + ")");
-        }
-    }
-
-    private static JAXBContext context(Class<?> recordType) {
-        try {
-            return JAXBContext.newInstance(recordType);
-        } catch (JAXBException e) {
-            throw new ConfigException(IngestSettings.RECORD_CLASS.key(),
-                    "record class " + recordType.getName() + " is not a JAXB class: " + e);
-        }
+        return RecordModel.of(config);
     }
 
     /**
@@ -122,7 +88,7 @@ public final class IngestionPipeline {
         long identified = System.nanoTime();
         Run run = new Run(name, fileId, fileBytes);
         // Closed in reverse: the reader stops before the file it reads is closed.
-        try (RecordSplitter splitter = StaxRecordSplitter.open(file, recordElement, limits);
+        try (RecordSplitter splitter = StaxRecordSplitter.open(file, file.toString(), recordElement, limits);
              ConvertedRecords records = conversion.start(splitter, name, fileId, 0)) {
             run.records = records;
             ConvertedRecords.Converted converted;

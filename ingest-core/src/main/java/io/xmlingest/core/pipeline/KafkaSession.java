@@ -11,7 +11,9 @@ import io.xmlingest.core.publish.KafkaTransactionalPublisher;
 import io.xmlingest.core.publish.TopicNames;
 import io.xmlingest.core.publish.TransactionalPublisher;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import org.apache.kafka.clients.admin.NewTopic;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -61,7 +63,7 @@ public final class KafkaSession implements AutoCloseable {
             // still being completed, or made by a predecessor not quite dead), whose records would go out again.
             steps.time("initTransactions", producer::initTransactions);
             steps.time("checkpoints", store::refresh);
-            return new KafkaSession(new KafkaTransactionalPublisher(producer, topics.records(), giveUp, trouble), store);
+            return new KafkaSession(new KafkaTransactionalPublisher(producer, giveUp, trouble), store);
         } catch (KafkaException | RetriableIngestException e) {
             checked.thenAccept(KafkaCheckpointStore::close);
             if (producer != null) {
@@ -91,19 +93,21 @@ public final class KafkaSession implements AutoCloseable {
 
     private static void ensureTopics(IngestConfig config, TopicNames topics, KafkaConsumer<?, ?> consumer,
                                      Duration timeout) {
-        if (KafkaTopics.allReady(consumer, List.of(topics.records(), topics.deadLetters(), topics.status(),
-                topics.checkpoints()), timeout)) {
+        List<String> all = new ArrayList<>(topics.recordTopics());
+        all.addAll(List.of(topics.deadLetters(), topics.status(), topics.checkpoints()));
+        if (KafkaTopics.allReady(consumer, all, timeout)) {
             return;
         }
         try (Admin admin = Admin.create(KafkaClientSettings.admin(config))) {
             int partitions = config.get(IngestSettings.TOPIC_PARTITIONS);
             int replication = config.get(IngestSettings.TOPIC_REPLICATION_FACTOR);
-            KafkaTopics.ensure(admin, List.of(
-                    KafkaTopics.spec(topics.records(), partitions, replication, Map.of()),
-                    KafkaTopics.spec(topics.deadLetters(), partitions, replication, Map.of()),
-                    // One partition each: a file's status events and checkpoints are few, and read in order.
-                    KafkaTopics.spec(topics.status(), 1, replication, Map.of()),
-                    KafkaTopics.spec(topics.checkpoints(), 1, replication, Map.of("cleanup.policy", "compact"))), timeout);
+            List<NewTopic> specs = new ArrayList<>();
+            topics.recordTopics().forEach(t -> specs.add(KafkaTopics.spec(t, partitions, replication, Map.of())));
+            specs.add(KafkaTopics.spec(topics.deadLetters(), partitions, replication, Map.of()));
+            // One partition each: a file's status events and checkpoints are few, and read in order.
+            specs.add(KafkaTopics.spec(topics.status(), 1, replication, Map.of()));
+            specs.add(KafkaTopics.spec(topics.checkpoints(), 1, replication, Map.of("cleanup.policy", "compact")));
+            KafkaTopics.ensure(admin, specs, timeout);
         }
     }
 

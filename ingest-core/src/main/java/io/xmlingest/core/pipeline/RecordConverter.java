@@ -5,49 +5,75 @@ import io.xmlingest.core.bind.RecordBinder;
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.encode.JsonRecordEncoder;
 import io.xmlingest.core.encode.RecordEncoder;
-import io.xmlingest.core.encode.RecordKeys;
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.RecordRejectedException;
 import io.xmlingest.core.page.OutgoingRecord;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import javax.xml.stream.XMLStreamReader;
 
 /**
  * Turns one split record into a message: bind, key, serialize, and check that Kafka will take
  * it. Everything that can go wrong here is the record's fault and rejects it alone. Both the
  * plain and the transactional pipeline use it, so a record is judged the same way by either.
+ * One per binder thread.
  */
 final class RecordConverter {
 
     /** Headers and Kafka's per-record framing, generously: a record is rejected here rather than by the producer. */
     static final int MESSAGE_OVERHEAD = 512;
 
-    private final RecordBinder<?> binder;
-    private final RecordEncoder<Object> encoder = new JsonRecordEncoder();
-    private final RecordKeys keys;
+    /** One record type's binder, encoder and key, for this thread. */
+    private record Conversion(RecordModel.RecordType type, RecordBinder<Object> binder, RecordEncoder<Object> encoder,
+                              KeyReader keys) {
+    }
+
+    /** Reads a bound record's key; null when the record has no value for it. */
+    interface KeyReader {
+        byte[] keyOf(Object bound, ErrorLocation where);
+    }
+
+    private final RecordModel model;
+    private final Conversion[] conversions;
     private final long maxRequestSize;
     /** Written by the one thread that converts, read by others for progress. */
     volatile long bindNanos;
     volatile long serializeNanos;
 
-    RecordConverter(IngestionPipeline.RecordModel model, long maxRequestSize) {
-        this.binder = new JaxbRecordBinder<>(model.context(), model.type());
-        this.keys = model.keys();
+    RecordConverter(RecordModel model, long maxRequestSize) {
+        this.model = model;
+        List<RecordModel.RecordType> types = model.types();
+        this.conversions = new Conversion[types.size()];
+        JsonRecordEncoder json = new JsonRecordEncoder();
+        for (int i = 0; i < conversions.length; i++) {
+            conversions[i] = conversion(types.get(i), json);
+        }
         this.maxRequestSize = maxRequestSize;
+    }
+
+    @SuppressWarnings("unchecked")
+    private Conversion conversion(RecordModel.RecordType type, JsonRecordEncoder json) {
+        if (type.schemaless()) {
+            throw new UnsupportedOperationException("schema-less records");
+        }
+        RecordBinder<Object> binder = new JaxbRecordBinder<>(model.context(), (Class<Object>) type.type(), model.schema());
+        KeyReader keys = type.keys() == null ? null : (bound, where) -> type.keys().keyOf(bound);
+        return new Conversion(type, binder, json, keys);
     }
 
     /** @throws RecordRejectedException when the record cannot become a message */
     OutgoingRecord convert(XMLStreamReader record, long index, ErrorLocation where, String fileName, String fileId) {
+        Conversion c = conversions.length == 1 ? conversions[0] : conversionOf(record);
         long t0 = System.nanoTime();
         Object bound;
         byte[] key;
         try {
-            bound = binder.bind(record, where);
-            key = keys == null
+            bound = c.binder().bind(record, where);
+            key = c.keys() == null
                     ? (fileId + ":" + index).getBytes(StandardCharsets.UTF_8)
-                    : keys.keyOf(bound);
+                    : c.keys().keyOf(bound, where);
             if (key == null) {
-                throw new RecordRejectedException("record has no value for its key '" + keys.propertyName()
+                throw new RecordRejectedException("record has no value for its key '" + c.type().keyName()
                         + "' (setting " + IngestSettings.RECORD_KEY.key() + ")", where, null);
             }
         } finally {
@@ -56,7 +82,7 @@ final class RecordConverter {
         long t1 = System.nanoTime();
         byte[] value;
         try {
-            value = encoder.encode(bound);
+            value = c.encoder().encode(bound);
         } catch (RuntimeException e) {
             // A value the message format cannot carry is this record's problem, not the file's.
             throw new RecordRejectedException("record cannot be serialized: " + e.getMessage(), where, e);
@@ -68,6 +94,15 @@ final class RecordConverter {
             throw new RecordRejectedException("record too large to publish: about " + size + " bytes as a message, "
                     + "over the limit of " + maxRequestSize, where, null, IngestSettings.MAX_REQUEST_SIZE.key());
         }
-        return new OutgoingRecord(index, key, value);
+        return new OutgoingRecord(index, key, value, c.type().topic());
+    }
+
+    /** The splitter only starts records at the model's elements, so the record's start tag names its type. */
+    private Conversion conversionOf(XMLStreamReader record) {
+        int i = model.elements().indexOf(record.getNamespaceURI(), record.getLocalName());
+        if (i < 0) {
+            throw new IllegalStateException("record element <" + record.getName() + "> is not in the model");
+        }
+        return conversions[i];
     }
 }

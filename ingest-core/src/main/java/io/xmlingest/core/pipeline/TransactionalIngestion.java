@@ -17,12 +17,12 @@ import io.xmlingest.core.split.RawRecord;
 import io.xmlingest.core.split.RecordSplitter;
 import io.xmlingest.core.split.ResumePoint;
 import io.xmlingest.core.split.SplitPosition;
+import io.xmlingest.core.split.RecordElements;
 import io.xmlingest.core.split.StaxRecordSplitter;
 import io.xmlingest.core.split.XmlLimits;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-import javax.xml.namespace.QName;
 
 /**
  * Ingests a file exactly once: each commit is one transaction holding whole pages of records,
@@ -36,7 +36,7 @@ import javax.xml.namespace.QName;
  */
 public final class TransactionalIngestion {
 
-    private final QName recordElement;
+    private final RecordElements recordElement;
     private final XmlLimits limits;
     private final PagePolicy pagePolicy;
     private final int maxRejected;
@@ -46,8 +46,8 @@ public final class TransactionalIngestion {
     private final TopicNames topics;
     private final String worker;
 
-    public TransactionalIngestion(IngestConfig config, IngestionPipeline.RecordModel model, String worker) {
-        this.recordElement = config.get(IngestSettings.RECORD_ELEMENT);
+    public TransactionalIngestion(IngestConfig config, RecordModel model, String worker) {
+        this.recordElement = model.elements();
         this.limits = IngestionPipeline.limits(config);
         this.pagePolicy = new PagePolicy(config.get(IngestSettings.PAGE_MAX_RECORDS), config.get(IngestSettings.PAGE_MAX_BYTES));
         this.maxRejected = config.get(IngestSettings.RECORD_MAX_REJECTED);

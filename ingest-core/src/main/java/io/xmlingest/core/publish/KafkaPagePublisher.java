@@ -10,6 +10,9 @@ import io.xmlingest.core.page.OutgoingRecord;
 import io.xmlingest.core.page.Page;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
@@ -29,25 +32,24 @@ import org.apache.kafka.common.header.internals.RecordHeader;
 public final class KafkaPagePublisher implements PagePublisher {
 
     private final Producer<byte[], byte[]> producer;
-    private final String topic;
 
-    public KafkaPagePublisher(Producer<byte[], byte[]> producer, String topic) {
+    public KafkaPagePublisher(Producer<byte[], byte[]> producer) {
         this.producer = producer;
-        this.topic = topic;
     }
 
-    /** Creates the topic if needed, waits for its leaders, and opens an idempotent producer. */
+    /** Creates the record topics if needed, waits for their leaders, and opens an idempotent producer. */
     public static KafkaPagePublisher open(IngestConfig config) {
-        String topic = config.get(IngestSettings.TOPIC);
+        List<String> topics = List.copyOf(new LinkedHashSet<>(config.get(IngestSettings.TOPIC)));
+        int partitions = config.get(IngestSettings.TOPIC_PARTITIONS);
+        int replication = config.get(IngestSettings.TOPIC_REPLICATION_FACTOR);
         try (Admin admin = Admin.create(KafkaClientSettings.admin(config))) {
-            KafkaTopics.ensure(admin, topic, config.get(IngestSettings.TOPIC_PARTITIONS),
-                    config.get(IngestSettings.TOPIC_REPLICATION_FACTOR),
-                    Duration.ofMillis(config.get(IngestSettings.TOPIC_READY_TIMEOUT_MS)));
+            KafkaTopics.ensure(admin, topics.stream().map(t -> KafkaTopics.spec(t, partitions, replication, Map.of()))
+                    .toList(), Duration.ofMillis(config.get(IngestSettings.TOPIC_READY_TIMEOUT_MS)));
         }
         KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(KafkaClientSettings.producer(config));
-        // Fetch the topic's metadata now, so the first page does not wait on it.
-        producer.partitionsFor(topic);
-        return new KafkaPagePublisher(producer, topic);
+        // Fetch the topics' metadata now, so the first page does not wait on it.
+        topics.forEach(producer::partitionsFor);
+        return new KafkaPagePublisher(producer);
     }
 
     @Override
@@ -64,7 +66,7 @@ public final class KafkaPagePublisher implements PagePublisher {
                 new RecordHeader(MessageHeaders.RECORD_INDEX, Long.toString(r.index()).getBytes(StandardCharsets.UTF_8)),
                 new RecordHeader(MessageHeaders.PAGE, pageNumber),
             };
-            ProducerRecord<byte[], byte[]> message = new ProducerRecord<>(topic, null, null, r.key(), r.value(),
+            ProducerRecord<byte[], byte[]> message = new ProducerRecord<>(r.topic(), null, null, r.key(), r.value(),
                     java.util.Arrays.asList(headers));
             try {
                 producer.send(message, (metadata, error) -> {
@@ -87,7 +89,7 @@ public final class KafkaPagePublisher implements PagePublisher {
 
     private IngestException failure(Throwable error, Page page, OutgoingRecord r) {
         ErrorLocation where = ErrorLocation.ofFile(page.fileName()).withRecordIndex(r.index());
-        String what = "publishing to topic " + topic + " failed: " + error;
+        String what = "publishing to topic " + r.topic() + " failed: " + error;
         if (error instanceof RecordTooLargeException) {
             return new FileFailedException("record of " + r.size() + " bytes is too large to publish: " + error.getMessage(),
                     where, IngestSettings.MAX_REQUEST_SIZE.key(), error);

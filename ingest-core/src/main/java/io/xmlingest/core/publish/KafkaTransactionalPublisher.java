@@ -31,7 +31,6 @@ import org.apache.kafka.common.header.internals.RecordHeader;
 public final class KafkaTransactionalPublisher implements TransactionalPublisher {
 
     private final Producer<byte[], byte[]> producer;
-    private final String recordTopic;
     private final BooleanSupplier giveUp;
     private final Consumer<String> trouble;
     private final AtomicReference<Failure> failure = new AtomicReference<>();
@@ -43,10 +42,9 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
      * @param giveUp            checked between attempts at a commit that timed out: true stops retrying
      * @param trouble           told why a commit is being retried, and null once it succeeds
      */
-    public KafkaTransactionalPublisher(Producer<byte[], byte[]> producer, String recordTopic, BooleanSupplier giveUp,
+    public KafkaTransactionalPublisher(Producer<byte[], byte[]> producer, BooleanSupplier giveUp,
                                        Consumer<String> trouble) {
         this.producer = producer;
-        this.recordTopic = recordTopic;
         this.giveUp = giveUp;
         this.trouble = trouble;
     }
@@ -148,7 +146,7 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
                     new RecordHeader(MessageHeaders.PAGE, pageNumber));
             long index = r.index();
             long size = r.size();
-            producer.send(new ProducerRecord<>(recordTopic, null, null, r.key(), r.value(), headers), (m, error) -> {
+            producer.send(new ProducerRecord<>(r.topic(), null, null, r.key(), r.value(), headers), (m, error) -> {
                 if (error != null) {
                     failure.compareAndSet(null, new Failure(error, fileName, index, size));
                 }

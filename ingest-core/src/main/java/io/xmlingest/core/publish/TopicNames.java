@@ -2,19 +2,31 @@ package io.xmlingest.core.publish;
 
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.config.IngestSettings;
+import java.util.LinkedHashSet;
+import java.util.List;
 
 /**
- * The worker's four topics. Only records go to the record topic; the others are named after it
- * unless set, so one setting is enough to run a worker.
+ * The worker's topics. Only records go to the record topics (one per record type, or one for
+ * all); the others are named after the first unless set, so one setting is enough to run a worker.
  */
-public record TopicNames(String records, String deadLetters, String status, String checkpoints) {
+public record TopicNames(List<String> recordTopics, String deadLetters, String status, String checkpoints) {
+
+    public TopicNames {
+        recordTopics = List.copyOf(new LinkedHashSet<>(recordTopics));
+    }
 
     public static TopicNames of(IngestConfig config) {
-        String records = config.get(IngestSettings.TOPIC);
+        List<String> records = config.get(IngestSettings.TOPIC);
+        String first = records.get(0);
         return new TopicNames(records,
-                orDerived(config.get(IngestSettings.TOPIC_DEAD_LETTERS), records + ".dlq"),
-                orDerived(config.get(IngestSettings.TOPIC_STATUS), records + ".status"),
-                orDerived(config.get(IngestSettings.TOPIC_CHECKPOINTS), records + ".checkpoints"));
+                orDerived(config.get(IngestSettings.TOPIC_DEAD_LETTERS), first + ".dlq"),
+                orDerived(config.get(IngestSettings.TOPIC_STATUS), first + ".status"),
+                orDerived(config.get(IngestSettings.TOPIC_CHECKPOINTS), first + ".checkpoints"));
+    }
+
+    /** The first record topic: the one the other topics are named after. */
+    public String records() {
+        return recordTopics.get(0);
     }
 
     private static String orDerived(String value, String derived) {

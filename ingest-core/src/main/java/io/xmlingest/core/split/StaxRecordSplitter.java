@@ -50,8 +50,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
     private final RecordFragmentReader fragment;
     private final boolean interned;
     private final String fileName;
-    private final String recordNamespace;
-    private final String recordLocalName;
+    private final RecordElements recordElements;
     private final boolean rejectDoctype;
     private final LineShift shift;
     private final List<String> openTags = new ArrayList<>();
@@ -66,15 +65,14 @@ public final class StaxRecordSplitter implements RecordSplitter {
     private SplitPosition position;
 
     private StaxRecordSplitter(FileChannel file, ByteTrackingReader bytes, Charset charset, Reader text, long charBase,
-                               String fileName, QName recordElement, XmlLimits limits, long firstIndex, long prologEnd,
+                               String fileName, RecordElements recordElements, XmlLimits limits, long firstIndex, long prologEnd,
                                LineShift shift) {
         this.file = file;
         this.bytes = bytes;
         this.charset = charset;
         this.charBase = charBase;
         this.fileName = fileName;
-        this.recordNamespace = recordElement.getNamespaceURI();
-        this.recordLocalName = recordElement.getLocalPart();
+        this.recordElements = recordElements;
         this.rejectDoctype = limits.doctype() == DoctypePolicy.REJECT;
         this.index = firstIndex - 1;
         this.prologEnd = prologEnd;
@@ -101,10 +99,11 @@ public final class StaxRecordSplitter implements RecordSplitter {
      * @param fileName the name used in positions and errors
      */
     public StaxRecordSplitter(InputStream input, String fileName, QName recordElement, XmlLimits limits) {
-        this(null, streamReader(input, fileName), fileName, recordElement, limits);
+        this(null, streamReader(input, fileName), fileName, RecordElements.of(recordElement), limits);
     }
 
-    private StaxRecordSplitter(FileChannel file, Decoded input, String fileName, QName recordElement, XmlLimits limits) {
+    private StaxRecordSplitter(FileChannel file, Decoded input, String fileName, RecordElements recordElement,
+                               XmlLimits limits) {
         this(file, input.reader(), input.charset(), input.reader(), 0, fileName, recordElement, limits, 0, -1,
                 LineShift.NONE);
     }
@@ -118,6 +117,11 @@ public final class StaxRecordSplitter implements RecordSplitter {
 
     /** Reads a file from its start; {@code name} is what positions and errors call it. */
     public static StaxRecordSplitter open(Path path, String name, QName recordElement, XmlLimits limits) {
+        return open(path, name, RecordElements.of(recordElement), limits);
+    }
+
+    /** Reads a file from its start, splitting at any of {@code recordElements}. */
+    public static StaxRecordSplitter open(Path path, String name, RecordElements recordElement, XmlLimits limits) {
         return onChannel(path, name, (channel, encoding) -> {
             channel.position(encoding.bomLength());
             ByteTrackingReader reader = new ByteTrackingReader(channel, encoding.bomLength(), encoding.charset(), name);
@@ -132,6 +136,11 @@ public final class StaxRecordSplitter implements RecordSplitter {
      * taken from: the caller checks its identity.
      */
     public static StaxRecordSplitter resume(Path path, String name, QName recordElement, XmlLimits limits,
+                                            ResumePoint at, long nextIndex) {
+        return resume(path, name, RecordElements.of(recordElement), limits, at, nextIndex);
+    }
+
+    public static StaxRecordSplitter resume(Path path, String name, RecordElements recordElement, XmlLimits limits,
                                             ResumePoint at, long nextIndex) {
         return onChannel(path, name, (channel, encoding) -> {
             if (at.prologEnd() < encoding.bomLength() || at.byteOffset() < at.prologEnd() || at.byteOffset() > channel.size()) {
@@ -337,11 +346,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
     }
 
     private boolean isRecordStart() {
-        if (!recordLocalName.equals(cursor.getLocalName())) {
-            return false;
-        }
-        String ns = cursor.getNamespaceURI();
-        return recordNamespace.equals(ns == null ? "" : ns);
+        return recordElements.indexOf(cursor.getNamespaceURI(), cursor.getLocalName()) >= 0;
     }
 
     private void skipRestOfRecord() throws XMLStreamException {

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class PageAssemblerTest {
 
     private static OutgoingRecord record(long index, int valueBytes) {
-        return new OutgoingRecord(index, new byte[] {1}, new byte[valueBytes - 1]);
+        return new OutgoingRecord(index, new byte[] {1}, new byte[valueBytes - 1], "t");
     }
 
     private static List<Page> assemble(PagePolicy policy, int... sizes) {

@@ -29,7 +29,7 @@ class TransactionalIngestionTest {
     @TempDir
     Path dir;
 
-    private static final TopicNames TOPICS = new TopicNames("t", "t.dlq", "t.status", "t.checkpoints");
+    private static final TopicNames TOPICS = new TopicNames(java.util.List.of("t"), "t.dlq", "t.status", "t.checkpoints");
 
     private static IngestConfig config(String... keyValues) {
         // A commit per page unless a test says otherwise: the crash tests count commits.

@@ -1,0 +1,140 @@
+package io.xmlingest.core.pipeline;
+
+import io.xmlingest.core.bind.RecordSchemas;
+import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.config.Setting;
+import io.xmlingest.core.encode.RecordKeys;
+import io.xmlingest.core.error.ConfigException;
+import io.xmlingest.core.split.RecordElements;
+import jakarta.xml.bind.JAXBContext;
+import jakarta.xml.bind.JAXBException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import javax.xml.namespace.QName;
+import javax.xml.validation.Schema;
+
+/**
+ * What a configuration says records are: for each record element, the class it binds to (or
+ * none, schema-less), its key and its topic; one JAXB context for all the classes; and the
+ * schema records are validated against. Built once: it is the expensive part of start-up, and
+ * building it first lets a command fail on a wrong setting before it starts anything else.
+ */
+public final class RecordModel {
+
+    /**
+     * One kind of record in a file.
+     *
+     * @param type    the JAXB class, or null when the record is converted schema-less
+     * @param keyName the key's local name, or null when the key is &lt;file id&gt;:&lt;record index&gt;
+     * @param keys    reads the key from a bound object; null when schema-less or keyed by position
+     */
+    public record RecordType(QName element, Class<?> type, String keyName, RecordKeys keys, String topic) {
+        public boolean schemaless() {
+            return type == null;
+        }
+    }
+
+    private final List<RecordType> types;
+    private final RecordElements elements;
+    private final JAXBContext context;
+    private final Schema schema;
+
+    private RecordModel(List<RecordType> types, JAXBContext context, Schema schema) {
+        this.types = List.copyOf(types);
+        this.elements = RecordElements.of(types.stream().map(RecordType::element).toList());
+        this.context = context;
+        this.schema = schema;
+    }
+
+    /** Builds the model the settings name; every error names the setting to fix. */
+    public static RecordModel of(IngestConfig config) {
+        List<QName> elements = config.get(IngestSettings.RECORD_ELEMENT);
+        int n = elements.size();
+        List<String> classes = aligned(config, IngestSettings.RECORD_CLASS, n, IngestSettings.SCHEMALESS);
+        List<String> keyNames = aligned(config, IngestSettings.RECORD_KEY, n, "-");
+        List<String> topics = aligned(config, IngestSettings.TOPIC, n, null);
+        List<Class<?>> loaded = new ArrayList<>();
+        for (String name : classes) {
+            loaded.add(IngestSettings.SCHEMALESS.equals(name) ? null : load(name));
+        }
+        List<Class<?>> bound = loaded.stream().filter(c -> c != null).distinct().toList();
+        JAXBContext context = bound.isEmpty() ? null : context(bound);
+        Schema schema = RecordSchemas.compile(config.get(IngestSettings.RECORD_SCHEMA));
+        if (schema != null && loaded.contains(null)) {
+            throw new ConfigException(IngestSettings.RECORD_SCHEMA.key(), IngestSettings.RECORD_SCHEMA.key()
+                    + " validates records as JAXB binds them, and a record.class entry is " + IngestSettings.SCHEMALESS
+                    + " (schema-less); give every record element a class, or leave record.schema empty");
+        }
+        List<RecordType> types = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            String keyName = "-".equals(keyNames.get(i)) ? null : keyNames.get(i);
+            Class<?> type = loaded.get(i);
+            RecordKeys keys = type == null || keyName == null ? null : RecordKeys.of(type, keyName);
+            types.add(new RecordType(elements.get(i), type, keyName, keys, topics.get(i)));
+        }
+        return new RecordModel(types, context, schema);
+    }
+
+    /**
+     * A list setting read against the record elements: one entry per element, or one for all.
+     * An empty list means {@code empty} for all, when the setting allows that.
+     */
+    private static List<String> aligned(IngestConfig config, Setting<List<String>> setting, int n, String empty) {
+        List<String> values = config.get(setting);
+        if (values.isEmpty() && empty != null) {
+            values = List.of(empty);
+        }
+        if (values.size() == n) {
+            return values;
+        }
+        if (values.size() == 1) {
+            return java.util.Collections.nCopies(n, values.get(0));
+        }
+        throw new ConfigException(setting.key(), setting.key() + " has " + values.size() + " entries and "
+                + IngestSettings.RECORD_ELEMENT.key() + " " + n + ": give one entry per record element, in the same "
+                + "order, or one for all");
+    }
+
+    private static Class<?> load(String name) {
+        try {
+            return Class.forName(name, true, Thread.currentThread().getContextClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new ConfigException(IngestSettings.RECORD_CLASS.key(),
+                    "record class " + name + " is not on the class path (" + e + ")");
+        }
+    }
+
+    private static JAXBContext context(List<Class<?>> classes) {
+        try {
+            return JAXBContext.newInstance(classes.toArray(Class<?>[]::new));
+        } catch (JAXBException e) {
+            throw new ConfigException(IngestSettings.RECORD_CLASS.key(),
+                    "record class " + classes.stream().map(Class::getName).toList() + " is not a JAXB class: " + e);
+        }
+    }
+
+    public List<RecordType> types() {
+        return types;
+    }
+
+    public RecordElements elements() {
+        return elements;
+    }
+
+    /** The JAXB context of every bound class; null when every type is schema-less. */
+    public JAXBContext context() {
+        return context;
+    }
+
+    /** The schema records are validated against, or null. */
+    public Schema schema() {
+        return schema;
+    }
+
+    /** Every record topic, each once, in the order of the record elements. */
+    public List<String> topics() {
+        return List.copyOf(new LinkedHashSet<>(types.stream().map(RecordType::topic).toList()));
+    }
+}
