@@ -176,4 +176,62 @@ class FanOutTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("record.schema");
     }
+
+    /**
+     * The worker's path: records of both types in one transaction each, crashes at commits, each
+     * run resuming from the last committed checkpoint; a record the schema refuses is a dead
+     * letter carrying the validator's message.
+     */
+    @Test
+    void theWorkerFansOutExactlyOnceAcrossCrashesAndDeadLettersWhatTheSchemaRefuses() throws Exception {
+        StringBuilder body = new StringBuilder();
+        for (int i = 0; i < 120; i++) {
+            body.append(i % 10 == 4 ? order(i, "-1") : order(i, "2")).append(invoice(i, i));
+        }
+        Path f = shopFile(body.toString());
+        IngestConfig config = config("record.schema", SCHEMA, "page.max.records", "7", "commit.interval.ms", "0");
+        TransactionalIngestion ingestion = new TransactionalIngestion(config, RecordModel.of(config), "w");
+        FileJob fresh = new FileJob(f, "shop.xml", FileIdentity.sha256(f), Files.size(f), null);
+        java.util.Random random = new java.util.Random(11);
+        List<OutgoingRecord> records = new ArrayList<>();
+        List<String> deadLetters = new ArrayList<>();
+        io.xmlingest.core.checkpoint.Checkpoint from = null;
+        int crashes = 0;
+        while (true) {
+            int failAt = random.nextInt(5);
+            io.xmlingest.core.publish.InMemoryTransactionalPublisher publisher =
+                    new io.xmlingest.core.publish.InMemoryTransactionalPublisher(n -> n == failAt);
+            FileJob job = new FileJob(f, fresh.name(), fresh.fileId(), fresh.bytes(), from);
+            try {
+                FileOutcome out = ingestion.ingest(job, publisher, IngestListener.NONE, () -> false);
+                assertThat(out.ending()).isEqualTo(FileOutcome.Ending.COMPLETED);
+                records.addAll(publisher.records());
+                publisher.envelopes("orders.dlq").forEach(e -> deadLetters.add(text(e.value())));
+                break;
+            } catch (io.xmlingest.core.error.RetriableIngestException e) {
+                crashes++;
+                records.addAll(publisher.records());
+                publisher.envelopes("orders.dlq").forEach(d -> deadLetters.add(text(d.value())));
+                List<io.xmlingest.core.publish.Envelope> c = publisher.envelopes("orders.checkpoints");
+                if (!c.isEmpty()) {
+                    from = io.xmlingest.core.checkpoint.CheckpointCodec.decode(c.get(c.size() - 1).value());
+                }
+            }
+        }
+        assertThat(crashes).isGreaterThan(3);
+        List<String> expectedKeys = new ArrayList<>();
+        List<String> expectedTopics = new ArrayList<>();
+        for (int i = 0; i < 120; i++) {
+            if (i % 10 != 4) {
+                expectedKeys.add("o" + i);
+                expectedTopics.add("orders");
+            }
+            expectedKeys.add("i" + i);
+            expectedTopics.add("invoices");
+        }
+        assertThat(records).extracting(r -> text(r.key())).containsExactlyElementsOf(expectedKeys);
+        assertThat(records).extracting(OutgoingRecord::topic).containsExactlyElementsOf(expectedTopics);
+        assertThat(deadLetters).hasSize(12).allSatisfy(d -> assertThat(d)
+                .contains("record is not valid against the schema", "positiveInteger", "\"rawXml\":\"<order id=\\\"o"));
+    }
 }
