@@ -115,7 +115,7 @@ public final class Worker implements Runnable {
     @Override
     public void run() {
         LOG.info("worker {} watching {} for files; records go to {}, dead letters to {}, status events to {}, "
-                        + "checkpoints to {}", workerId, inbox.dir().toAbsolutePath(), topics.records(),
+                        + "checkpoints to {}", workerId, inbox.dir().toAbsolutePath(), String.join(", ", topics.recordTopics()),
                 topics.deadLetters(), topics.status(), topics.checkpoints());
         // Opening the session and building the record model each take a good part of a restart, and
         // neither needs the other. A bad model still stops the worker at once: it is awaited here, not Kafka.
