@@ -30,7 +30,8 @@ import javax.xml.namespace.QName;
  */
 public final class JsonRecordEncoder implements RecordEncoder<Object> {
 
-    private static final JsonFactory JSON = JsonFactory.builder()
+    /** Shared with the schema-less encoder, so both write text the same way. */
+    static final JsonFactory JSON = JsonFactory.builder()
             .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)
             // Characters outside the BMP (emoji, rare CJK) as UTF-8, not as escaped surrogate pairs.
             .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)

@@ -2,9 +2,12 @@ package io.xmlingest.core.pipeline;
 
 import io.xmlingest.core.bind.JaxbRecordBinder;
 import io.xmlingest.core.bind.RecordBinder;
+import io.xmlingest.core.bind.XmlTree;
+import io.xmlingest.core.bind.XmlTreeBinder;
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.encode.JsonRecordEncoder;
 import io.xmlingest.core.encode.RecordEncoder;
+import io.xmlingest.core.encode.XmlTreeJsonEncoder;
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.RecordRejectedException;
 import io.xmlingest.core.page.OutgoingRecord;
@@ -51,14 +54,26 @@ final class RecordConverter {
         this.maxRequestSize = maxRequestSize;
     }
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})
     private Conversion conversion(RecordModel.RecordType type, JsonRecordEncoder json) {
         if (type.schemaless()) {
-            throw new UnsupportedOperationException("schema-less records");
+            String name = type.keyName();
+            KeyReader keys = name == null ? null : (bound, where) -> treeKey((XmlTree) bound, name, where);
+            return new Conversion(type, (RecordBinder) new XmlTreeBinder(), (RecordEncoder) new XmlTreeJsonEncoder(), keys);
         }
         RecordBinder<Object> binder = new JaxbRecordBinder<>(model.context(), (Class<Object>) type.type(), model.schema());
         KeyReader keys = type.keys() == null ? null : (bound, where) -> type.keys().keyOf(bound);
         return new Conversion(type, binder, json, keys);
+    }
+
+    private static byte[] treeKey(XmlTree tree, String name, ErrorLocation where) {
+        try {
+            String key = tree.keyOf(name);
+            return key == null ? null : key.getBytes(StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw new RecordRejectedException("record has no single value for its key: " + e.getMessage(), where, null,
+                    IngestSettings.RECORD_KEY.key());
+        }
     }
 
     /** @throws RecordRejectedException when the record cannot become a message */

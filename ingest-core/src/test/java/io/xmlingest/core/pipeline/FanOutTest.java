@@ -234,4 +234,47 @@ class FanOutTest {
         assertThat(deadLetters).hasSize(12).allSatisfy(d -> assertThat(d)
                 .contains("record is not valid against the schema", "positiveInteger", "\"rawXml\":\"<order id=\\\"o"));
     }
+
+    @Test
+    void aTypeWithoutAModelIsConvertedSchemaLessNextToATypedOne() throws Exception {
+        Path f = shopFile(order(1, "2") + invoice(1, 1)
+                + "  <invoice no=\"i2\"><order>o1</order><amount>not a number</amount><line>a</line><line>b</line></invoice>\n");
+        InMemoryPagePublisher publisher = new InMemoryPagePublisher();
+
+        FileSummary s = IngestionPipeline.create(config("record.class", ShopOrder.class.getName() + ",-"), publisher,
+                IngestListener.NONE).ingest(f);
+
+        assertThat(s.rejected()).isZero();
+        List<OutgoingRecord> out = published(publisher);
+        assertThat(out).extracting(r -> text(r.key())).containsExactly("o1", "i1", "i2");
+        assertThat(text(out.get(0).value())).isEqualTo("{\"id\":\"o1\",\"customer\":\"c1\",\"quantity\":2,\"total\":1.50}");
+        assertThat(text(out.get(1).value())).isEqualTo("{\"no\":\"i1\",\"order\":\"o1\",\"amount\":\"1.50\"}");
+        assertThat(text(out.get(2).value()))
+                .isEqualTo("{\"no\":\"i2\",\"order\":\"o1\",\"amount\":\"not a number\",\"line\":[\"a\",\"b\"]}");
+    }
+
+    @Test
+    void schemaLessKeysMustBeSingleValuesAndValidationNeedsAModel() throws Exception {
+        Path f = shopFile("  <invoice no=\"i1\"><order>o1</order><order>o2</order><amount>1</amount></invoice>\n"
+                + invoice(2, 2));
+        List<RecordRejectedException> rejected = new ArrayList<>();
+        IngestListener listener = new IngestListener() {
+            @Override
+            public void rejected(RecordRejectedException e) {
+                rejected.add(e);
+            }
+        };
+        InMemoryPagePublisher publisher = new InMemoryPagePublisher();
+        IngestionPipeline.create(config("record.element", "{urn:test:shop}invoice", "record.class", "-",
+                "record.key", "order", "topic", "t"), publisher, listener).ingest(f);
+
+        assertThat(published(publisher)).extracting(r -> text(r.key())).containsExactly("o2");
+        assertThat(rejected).singleElement().satisfies(e -> assertThat(e.getMessage())
+                .contains("no single value for its key: order is repeated").contains("record index 0")
+                .contains("record.key"));
+        assertThatThrownBy(() -> RecordModel.of(config("record.class", ShopOrder.class.getName() + ",-",
+                "record.schema", SCHEMA)))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("record.schema").hasMessageContaining("schema-less");
+    }
 }

@@ -1,0 +1,126 @@
+package io.xmlingest.core.bind;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * One record read without a model: names in document order, each with a value that is text
+ * ({@link String}), a nested {@code XmlTree}, a {@link List} of those (an element that repeats),
+ * or null (an element marked {@code xsi:nil}). Immutable once built.
+ */
+public final class XmlTree {
+
+    private final String[] names;
+    private final Object[] values;
+
+    XmlTree(List<String> names, List<Object> values) {
+        this.names = names.toArray(String[]::new);
+        this.values = values.toArray();
+    }
+
+    public int size() {
+        return names.length;
+    }
+
+    public String name(int i) {
+        return names[i];
+    }
+
+    /** A String, an XmlTree, an unmodifiable List of them, or null. */
+    public Object value(int i) {
+        return values[i];
+    }
+
+    /** The value under {@code name}, or null when there is none. */
+    public Object get(String name) {
+        for (int i = 0; i < names.length; i++) {
+            if (names[i].equals(name)) {
+                return values[i];
+            }
+        }
+        return null;
+    }
+
+    public List<String> names() {
+        return List.of(names);
+    }
+
+    /**
+     * The text of the attribute or child element {@code localName}, for a message key: the
+     * element when both exist, as in the JSON. Null when neither has a value.
+     *
+     * @throws IllegalArgumentException when the value is structured or repeated, and so no key
+     */
+    public String keyOf(String localName) {
+        Object v = get(localName);
+        if (v == null) {
+            v = get("@" + localName);
+        }
+        if (v == null || v instanceof String) {
+            return (String) v;
+        }
+        throw new IllegalArgumentException(localName + " is " + (v instanceof List ? "repeated" : "a structure")
+                + ", not a single value");
+    }
+
+    /** Builds a tree as the binder reads it. */
+    static final class Builder {
+        private final List<String> attributeNames = new ArrayList<>(4);
+        private final List<String> attributeValues = new ArrayList<>(4);
+        private final List<String> childNames = new ArrayList<>(8);
+        private final List<Object> childValues = new ArrayList<>(8);
+
+        void attribute(String name, String value) {
+            attributeNames.add(name);
+            attributeValues.add(value);
+        }
+
+        void child(String name, Object value) {
+            int at = childNames.indexOf(name);
+            if (at < 0) {
+                childNames.add(name);
+                childValues.add(value);
+            } else if (childValues.get(at) instanceof Repeated repeated) {
+                repeated.add(value);
+            } else {
+                Repeated repeated = new Repeated();
+                repeated.add(childValues.get(at));
+                repeated.add(value);
+                childValues.set(at, repeated);
+            }
+        }
+
+        boolean isEmpty() {
+            return attributeNames.isEmpty() && childNames.isEmpty();
+        }
+
+        /** @param text the element's own text, or null when it has none worth keeping */
+        XmlTree build(String text) {
+            List<String> names = new ArrayList<>(attributeNames.size() + childNames.size() + 1);
+            List<Object> values = new ArrayList<>(names.size());
+            for (int i = 0; i < attributeNames.size(); i++) {
+                String name = attributeNames.get(i);
+                names.add(childNames.contains(name) ? "@" + name : name);
+                values.add(attributeValues.get(i));
+            }
+            for (int i = 0; i < childNames.size(); i++) {
+                names.add(childNames.get(i));
+                Object v = childValues.get(i);
+                values.add(v instanceof Repeated r ? Collections.unmodifiableList(r) : v);
+            }
+            if (text != null) {
+                names.add(names.contains(TEXT) ? "#" + TEXT : TEXT);
+                values.add(text);
+            }
+            return new XmlTree(names, values);
+        }
+    }
+
+    /** The property that holds an element's own text next to its attributes or children. */
+    public static final String TEXT = "value";
+
+    /** A list made by repetition, told apart from nothing else: values are never lists themselves. */
+    private static final class Repeated extends ArrayList<Object> {
+    }
+}

@@ -1,0 +1,127 @@
+package io.xmlingest.core.bind;
+
+import io.xmlingest.core.error.ErrorLocation;
+import io.xmlingest.core.error.OversizedRecordException;
+import io.xmlingest.core.error.RecordRejectedException;
+import io.xmlingest.core.error.XmlFaults;
+import java.util.ArrayDeque;
+import javax.xml.XMLConstants;
+import javax.xml.stream.XMLStreamConstants;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamReader;
+
+/**
+ * Reads a record without a model (schema-less mode), keeping everything a consumer could need:
+ * <ul>
+ * <li>attributes, then child elements in order of first appearance, named by local name; an
+ *     attribute that shares its name with a child element is written {@code @name};</li>
+ * <li>an element met more than once under one parent is a list, in document order;</li>
+ * <li>an element with neither attributes nor children is its text, exactly as written (no type
+ *     guessing: "01234" stays text; an empty element is ""); otherwise its own text, unless only
+ *     whitespace, is kept under {@code value} (mixed content: the pieces joined in order);</li>
+ * <li>names in no namespace or in the record element's namespace are local names; the XML
+ *     namespace is written {@code xml:name}; any other is {@code {namespace-uri}name}, so names
+ *     do not depend on the prefixes a file happens to use;</li>
+ * <li>{@code xsi:} attributes are dropped, but {@code xsi:nil="true"} makes the element null;
+ *     namespace declarations, comments and processing instructions are not data.</li>
+ * </ul>
+ * Not shared between threads.
+ */
+public final class XmlTreeBinder implements RecordBinder<XmlTree> {
+
+    private final ArrayDeque<Frame> open = new ArrayDeque<>();
+
+    private static final class Frame {
+        final String name;
+        final XmlTree.Builder tree = new XmlTree.Builder();
+        final StringBuilder text = new StringBuilder();
+        boolean nil;
+
+        Frame(String name) {
+            this.name = name;
+        }
+    }
+
+    @Override
+    public XmlTree bind(XMLStreamReader record, ErrorLocation where) {
+        open.clear();
+        try {
+            String recordNamespace = nullToEmpty(record.getNamespaceURI());
+            int event = record.getEventType();
+            while (true) {
+                switch (event) {
+                    case XMLStreamConstants.START_ELEMENT -> start(record, recordNamespace);
+                    case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA, XMLStreamConstants.SPACE ->
+                            open.peek().text.append(record.getTextCharacters(), record.getTextStart(),
+                                    record.getTextLength());
+                    case XMLStreamConstants.END_ELEMENT -> {
+                        Frame done = open.pop();
+                        Object value = valueOf(done);
+                        if (open.isEmpty()) {
+                            return value instanceof XmlTree tree ? tree : wrap(value);
+                        }
+                        open.peek().tree.child(done.name, value);
+                    }
+                    default -> {
+                        // comments, processing instructions: not data
+                    }
+                }
+                event = record.next();
+            }
+        } catch (OversizedRecordException big) {
+            throw new RecordRejectedException("record cannot be read: " + big.getMessage(), where, big,
+                    big.settingKey());
+        } catch (XMLStreamException e) {
+            throw XmlFaults.notReadable(e, where, record.getLocation());
+        }
+    }
+
+    private void start(XMLStreamReader r, String recordNamespace) {
+        Frame f = new Frame(name(r.getNamespaceURI(), r.getLocalName(), recordNamespace));
+        for (int i = 0, n = r.getAttributeCount(); i < n; i++) {
+            String ns = nullToEmpty(r.getAttributeNamespace(i));
+            if (XMLConstants.W3C_XML_SCHEMA_INSTANCE_NS_URI.equals(ns)) {
+                if ("nil".equals(r.getAttributeLocalName(i))) {
+                    String v = r.getAttributeValue(i).trim();
+                    f.nil = "true".equals(v) || "1".equals(v);
+                }
+                continue;
+            }
+            // An unprefixed attribute is in no namespace whatever the default namespace is.
+            f.tree.attribute(name(ns, r.getAttributeLocalName(i), ""), r.getAttributeValue(i));
+        }
+        open.push(f);
+    }
+
+    private static Object valueOf(Frame f) {
+        if (f.nil) {
+            return null;
+        }
+        String text = f.text.toString();
+        if (f.tree.isEmpty()) {
+            return text;
+        }
+        return f.tree.build(text.isBlank() ? null : text);
+    }
+
+    /** A record that is only text (or nil) is still an object, so every message is one: its text goes under "value". */
+    private static XmlTree wrap(Object value) {
+        XmlTree.Builder b = new XmlTree.Builder();
+        return b.build(value == null ? null : (String) value);
+    }
+
+    private static String name(String namespace, String localName, String recordNamespace) {
+        String ns = nullToEmpty(namespace);
+        if (ns.isEmpty() || ns.equals(recordNamespace)) {
+            return localName;
+        }
+        if (XMLConstants.XML_NS_URI.equals(ns)) {
+            return "xml:" + localName;
+        }
+        return "{" + ns + "}" + localName;
+    }
+
+    private static String nullToEmpty(String s) {
+        return s == null ? "" : s;
+    }
+}
