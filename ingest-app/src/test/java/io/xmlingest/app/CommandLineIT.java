@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import io.xmlingest.app.AppProcess.Result;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,35 +30,12 @@ class CommandLineIT {
     @TempDir
     Path dir;
 
-    private static String appJar() {
-        String jar = System.getProperty("xmlingest.app.jar");
-        assertThat(jar).as("system property xmlingest.app.jar").isNotNull();
-        assertThat(Path.of(jar)).exists();
-        return jar;
-    }
-
-    private record Result(int exit, List<String> stdout, String stderr) {
-    }
-
     private Result run(String... args) throws Exception {
         return runWith(Map.of(), args);
     }
 
     private Result runWith(Map<String, String> env, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(javaBin(), "-jar", appJar()));
-        command.addAll(List.of(args));
-        Path out = Files.createTempFile(dir, "out", ".txt");
-        Path err = Files.createTempFile(dir, "err", ".txt");
-        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
-                .redirectOutput(out.toFile()).redirectError(err.toFile());
-        builder.environment().putAll(env);
-        Process p = builder.start();
-        assertThat(p.waitFor(5, TimeUnit.MINUTES)).as("%s finished", command).isTrue();
-        return new Result(p.exitValue(), Files.readAllLines(out), Files.readString(err));
-    }
-
-    private static String javaBin() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return AppProcess.run(dir, env, args);
     }
 
     @Test
@@ -84,7 +62,7 @@ class CommandLineIT {
     void theBrokerCommandServesIngestAndRead() throws Exception {
         DatagenCommand.generate(dir.resolve("p.xml"), 3_000, 5);
         int port = freePort();
-        Process broker = new ProcessBuilder(javaBin(), "-jar", appJar(), "broker", "--port", Integer.toString(port),
+        Process broker = new ProcessBuilder(AppProcess.javaBin(), "-jar", AppProcess.appJar(), "broker", "--port", Integer.toString(port),
                 "--data", dir.resolve("broker-data").toString())
                 .redirectError(dir.resolve("broker.err").toFile()).start();
         try {

@@ -33,6 +33,22 @@ public final class IngestSettings {
                     + "(see the README).",
             v -> v.stream().anyMatch(String::isBlank) ? "an entry is empty; write - for schema-less" : null);
 
+    public static final Setting<List<String>> MODEL_PATH = Setting.of("model.path",
+            SettingType.listOf(SettingType.STRING), List.of(),
+            "Jar files or class directories holding the record.class model, comma-separated, such as the jar "
+                    + "'model compile' makes from an XSD. Empty: the model is on the class path (the sample persons are).",
+            v -> {
+                for (String entry : v) {
+                    if (entry.isBlank()) {
+                        return "an entry is empty";
+                    }
+                    if (!java.nio.file.Files.isReadable(java.nio.file.Path.of(entry))) {
+                        return "cannot read " + java.nio.file.Path.of(entry).toAbsolutePath();
+                    }
+                }
+                return null;
+            });
+
     public static final Setting<List<String>> RECORD_KEY = Setting.of("record.key",
             SettingType.listOf(SettingType.STRING), List.of("id"),
             "The attribute or child element (local name) of the record whose value is the message key; one per "
@@ -178,7 +194,7 @@ public final class IngestSettings {
             "Deepest nesting of entities within entities under xml.doctype=internal.", between(1, 100));
 
     public static final List<Setting<?>> ALL = List.of(
-            RECORD_ELEMENT, RECORD_CLASS, RECORD_KEY, RECORD_SCHEMA, RECORD_MAX_REJECTED,
+            RECORD_ELEMENT, RECORD_CLASS, MODEL_PATH, RECORD_KEY, RECORD_SCHEMA, RECORD_MAX_REJECTED,
             TOPIC, TOPIC_DEAD_LETTERS, TOPIC_STATUS, TOPIC_CHECKPOINTS, TOPIC_PARTITIONS, TOPIC_REPLICATION_FACTOR, TOPIC_READY_TIMEOUT_MS,
             PAGE_MAX_RECORDS, PAGE_MAX_BYTES, COMMIT_INTERVAL_MS, BIND_THREADS, PUBLISH_MAX_PAGES_IN_FLIGHT,
             BOOTSTRAP_SERVERS, COMPRESSION, LINGER_MS, BATCH_SIZE, MAX_REQUEST_SIZE, DELIVERY_TIMEOUT_MS,

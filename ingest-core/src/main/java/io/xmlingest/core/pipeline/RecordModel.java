@@ -1,5 +1,6 @@
 package io.xmlingest.core.pipeline;
 
+import io.xmlingest.core.bind.ModelClasses;
 import io.xmlingest.core.bind.RecordSchemas;
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.config.IngestSettings;
@@ -55,9 +56,10 @@ public final class RecordModel {
         List<String> classes = aligned(config, IngestSettings.RECORD_CLASS, n, IngestSettings.SCHEMALESS);
         List<String> keyNames = aligned(config, IngestSettings.RECORD_KEY, n, "-");
         List<String> topics = aligned(config, IngestSettings.TOPIC, n, null);
+        ModelClasses model = ModelClasses.of(config.get(IngestSettings.MODEL_PATH));
         List<Class<?>> loaded = new ArrayList<>();
         for (String name : classes) {
-            loaded.add(IngestSettings.SCHEMALESS.equals(name) ? null : load(name));
+            loaded.add(IngestSettings.SCHEMALESS.equals(name) ? null : model.load(name));
         }
         List<Class<?>> bound = loaded.stream().filter(c -> c != null).distinct().toList();
         JAXBContext context = bound.isEmpty() ? null : context(bound);
@@ -95,15 +97,6 @@ public final class RecordModel {
         throw new ConfigException(setting.key(), setting.key() + " has " + values.size() + " entries and "
                 + IngestSettings.RECORD_ELEMENT.key() + " " + n + ": give one entry per record element, in the same "
                 + "order, or one for all");
-    }
-
-    private static Class<?> load(String name) {
-        try {
-            return Class.forName(name, true, Thread.currentThread().getContextClassLoader());
-        } catch (ClassNotFoundException | LinkageError e) {
-            throw new ConfigException(IngestSettings.RECORD_CLASS.key(),
-                    "record class " + name + " is not on the class path (" + e + ")");
-        }
     }
 
     private static JAXBContext context(List<Class<?>> classes) {

@@ -1,0 +1,201 @@
+package io.xmlingest.app.model;
+
+import com.sun.codemodel.JCodeModel;
+import com.sun.tools.xjc.api.ErrorListener;
+import com.sun.tools.xjc.api.Mapping;
+import com.sun.tools.xjc.api.S2JJAXBModel;
+import com.sun.tools.xjc.api.SchemaCompiler;
+import com.sun.tools.xjc.api.XJC;
+import io.xmlingest.core.error.ConfigException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.stream.Stream;
+import javax.tools.Diagnostic;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+import javax.xml.namespace.QName;
+import org.xml.sax.InputSource;
+import org.xml.sax.SAXException;
+import org.xml.sax.SAXParseException;
+
+/**
+ * Turns XML Schema files into a jar of JAXB classes, as xjc and javac would, in one step and
+ * without the network: a schema that names anything other than a local file is refused.
+ */
+public final class XjcModelCompiler {
+
+    /** A global element of the schema: a value for record.element, and the class it binds to. */
+    public record Candidate(QName element, String className) {
+    }
+
+    public record Result(Path jar, int classes, List<Candidate> candidates) {
+    }
+
+    private XjcModelCompiler() {
+    }
+
+    /**
+     * @param packageName the package of every generated class, or null for xjc's choice (from the namespace)
+     * @throws ConfigException naming --xsd, the file, line and column when a schema is wrong
+     */
+    public static Result compile(List<Path> schemas, String packageName, Path jar) {
+        Path work;
+        try {
+            work = Files.createTempDirectory("xmlingest-model");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try {
+            Path sources = Files.createDirectories(work.resolve("src"));
+            Path classes = Files.createDirectories(work.resolve("classes"));
+            S2JJAXBModel model = bind(schemas, packageName);
+            JCodeModel code = model.generateCode(null, new Errors());
+            code.build(sources.toFile(), new PrintStream(OutputStream.nullOutputStream()));
+            compileJava(sources, classes);
+            int count = writeJar(classes, jar);
+            List<Candidate> candidates = new ArrayList<>();
+            for (Mapping m : model.getMappings()) {
+                candidates.add(new Candidate(m.getElement(), m.getType().getTypeClass().fullName()));
+            }
+            candidates.sort(Comparator.comparing(c -> c.element().toString()));
+            return new Result(jar, count, candidates);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            deleteQuietly(work);
+        }
+    }
+
+    private static S2JJAXBModel bind(List<Path> schemas, String packageName) {
+        SchemaCompiler xjc = XJC.createSchemaCompiler();
+        Errors errors = new Errors();
+        xjc.setErrorListener(errors);
+        xjc.setEntityResolver((publicId, systemId) -> {
+            if (systemId != null && !systemId.startsWith("file:")) {
+                throw new SAXException("refusing to fetch " + systemId + ": schemas are compiled from local files "
+                        + "only; download it and point schemaLocation at the copy");
+            }
+            return null;
+        });
+        if (packageName != null) {
+            xjc.forcePackageName(packageName);
+        }
+        for (Path schema : schemas) {
+            if (!Files.isReadable(schema)) {
+                throw new ConfigException("--xsd", "cannot read schema " + schema.toAbsolutePath());
+            }
+            xjc.parseSchema(new InputSource(schema.toAbsolutePath().toUri().toString()));
+        }
+        S2JJAXBModel model = xjc.bind();
+        errors.throwFirst();
+        if (model == null) {
+            throw new ConfigException("--xsd", "the schema does not compile to a JAXB model");
+        }
+        return model;
+    }
+
+    /** Keeps the first error: later ones tend to follow from it. */
+    private static final class Errors implements ErrorListener {
+        private SAXParseException first;
+
+        @Override
+        public void error(SAXParseException e) {
+            if (first == null) {
+                first = e;
+            }
+        }
+
+        @Override
+        public void fatalError(SAXParseException e) {
+            error(e);
+        }
+
+        @Override
+        public void warning(SAXParseException e) {
+        }
+
+        @Override
+        public void info(SAXParseException e) {
+        }
+
+        void throwFirst() {
+            if (first != null) {
+                String file = first.getSystemId() == null ? "schema" : first.getSystemId().replaceFirst("^file:", "");
+                throw new ConfigException("--xsd", file + ", line " + first.getLineNumber() + ", column "
+                        + first.getColumnNumber() + ": " + first.getMessage());
+            }
+        }
+    }
+
+    private static void compileJava(Path sources, Path classes) throws IOException {
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        if (javac == null) {
+            throw new ConfigException("--xsd", "compiling the model needs a JDK (this Java, "
+                    + System.getProperty("java.home") + ", has no compiler); run 'model compile' with a JDK's java");
+        }
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(sources)) {
+            files = walk.filter(p -> p.toString().endsWith(".java")).toList();
+        }
+        DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+        try (StandardJavaFileManager fm = javac.getStandardFileManager(diagnostics, null, StandardCharsets.UTF_8)) {
+            List<String> options = List.of("-d", classes.toString(), "-classpath", System.getProperty("java.class.path"),
+                    "-encoding", "UTF-8", "-proc:none", "-nowarn", "--release", "17");
+            boolean ok = javac.getTask(null, fm, diagnostics, options, null, fm.getJavaFileObjectsFromPaths(files)).call();
+            if (!ok) {
+                Diagnostic<? extends JavaFileObject> d = diagnostics.getDiagnostics().stream()
+                        .filter(x -> x.getKind() == Diagnostic.Kind.ERROR).findFirst().orElse(null);
+                throw new ConfigException("--xsd", "the classes xjc generated do not compile: "
+                        + (d == null ? "unknown error" : d.getMessage(null)));
+            }
+        }
+    }
+
+    private static int writeJar(Path classes, Path jar) throws IOException {
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().putValue("Created-By", "xmlingest model compile");
+        Path parent = jar.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        int count = 0;
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(classes)) {
+            files = walk.filter(Files::isRegularFile).sorted().toList();
+        }
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
+            for (Path f : files) {
+                String name = classes.relativize(f).toString().replace('\\', '/');
+                out.putNextEntry(new JarEntry(name));
+                Files.copy(f, out);
+                out.closeEntry();
+                count += name.endsWith(".class") ? 1 : 0;
+            }
+        }
+        return count;
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // a temporary directory left behind is harmless
+        }
+    }
+}

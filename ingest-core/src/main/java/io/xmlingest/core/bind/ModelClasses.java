@@ -1,0 +1,54 @@
+package io.xmlingest.core.bind;
+
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.ConfigException;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Loads record classes from {@code model.path} (a user's jar of generated classes) or, when it is
+ * empty, from the class path. One loader per model, made once at start-up, with the application's
+ * loader as parent so the model shares JAXB's own classes with the runtime.
+ */
+public final class ModelClasses {
+
+    private final List<String> path;
+    private final ClassLoader loader;
+
+    private ModelClasses(List<String> path, ClassLoader loader) {
+        this.path = path;
+        this.loader = loader;
+    }
+
+    public static ModelClasses of(List<String> modelPath) {
+        ClassLoader parent = ModelClasses.class.getClassLoader();
+        if (modelPath.isEmpty()) {
+            return new ModelClasses(modelPath, parent);
+        }
+        URL[] urls = new URL[modelPath.size()];
+        for (int i = 0; i < urls.length; i++) {
+            try {
+                urls[i] = Path.of(modelPath.get(i)).toAbsolutePath().toUri().toURL();
+            } catch (MalformedURLException e) {
+                throw new ConfigException(IngestSettings.MODEL_PATH.key(), IngestSettings.MODEL_PATH.key() + ": "
+                        + modelPath.get(i) + " is not a usable path: " + e.getMessage());
+            }
+        }
+        return new ModelClasses(modelPath, new URLClassLoader("xmlingest-model", urls, parent));
+    }
+
+    /** @throws ConfigException naming record.class (and where it was looked for) when the class cannot be loaded */
+    public Class<?> load(String name) {
+        try {
+            return Class.forName(name, true, loader);
+        } catch (ClassNotFoundException | LinkageError e) {
+            String where = path.isEmpty() ? "the class path (set " + IngestSettings.MODEL_PATH.key()
+                    + " to a model jar)" : IngestSettings.MODEL_PATH.key() + " " + path + " or the class path";
+            throw new ConfigException(IngestSettings.RECORD_CLASS.key(),
+                    "record class " + name + " is not in " + where + " (" + e + ")");
+        }
+    }
+}
