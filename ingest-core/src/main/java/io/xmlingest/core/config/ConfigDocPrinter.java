@@ -12,9 +12,11 @@ public final class ConfigDocPrinter {
         s.append("| key | environment variable | type | default | description |\n");
         s.append("|---|---|---|---|---|\n");
         for (Setting<?> setting : settings) {
-            s.append("| `").append(setting.key()).append("` | `").append(setting.envVar()).append("` | ")
+            boolean family = setting.isPrefix();
+            s.append("| `").append(setting.key()).append(family ? "<name>" : "").append("` | `")
+                    .append(setting.envVar()).append(family ? "<NAME>" : "").append("` | ")
                     .append(setting.type().name()).append(" | ")
-                    .append(defaultText(setting)).append(" | ")
+                    .append(family ? "(none)" : defaultText(setting)).append(" | ")
                     .append(setting.doc().replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;"))
                     .append(" |\n");
         }
