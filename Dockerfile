@@ -1,0 +1,22 @@
+# The xmlingest worker image: built from this repository, run by docker-compose.yml.
+# Build stage: the same Maven command as the README's quick start, without tests (CI runs them).
+FROM maven:3.9-eclipse-temurin-17 AS build
+WORKDIR /src
+COPY pom.xml ./
+COPY ingest-core ingest-core
+COPY datagen datagen
+COPY ingest-app ingest-app
+COPY bench bench
+RUN mvn -B -ntp -q -DskipTests package
+
+# Runtime stage: a JDK rather than a JRE, so that 'model compile' can compile a user's XSD in the container.
+FROM eclipse-temurin:17-jdk
+RUN useradd --system --uid 10001 --home-dir /app xmlingest && mkdir -p /inbox && chown xmlingest /inbox
+COPY --from=build /src/ingest-app/target/ingest-app.jar /app/ingest-app.jar
+COPY --from=build /src/datagen/target/datagen.jar /app/datagen.jar
+USER xmlingest
+WORKDIR /app
+EXPOSE 8080
+# The parallel collector: the worker's throughput is 20-25% higher than under G1 (README, Performance).
+ENTRYPOINT ["java", "-XX:+UseParallelGC", "-jar", "/app/ingest-app.jar"]
+CMD ["worker"]
