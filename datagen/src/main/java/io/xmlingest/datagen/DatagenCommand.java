@@ -15,12 +15,20 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code java -jar datagen.jar --records N [--out FILE] [--seed S]}: writes a persons file. */
-@Command(name = "datagen", mixinStandardHelpOptions = true, version = "xmlingest datagen 0.1.0",
+@Command(name = "datagen", mixinStandardHelpOptions = true, versionProvider = DatagenCommand.VersionText.class,
         description = "Writes a persons XML file of realistic, schema-valid records. The same seed gives the same bytes.",
         footer = {"", "Examples:", "  java -jar datagen/target/datagen.jar --records 1000000",
                 "  java -jar datagen/target/datagen.jar --records 10000 --out persons-10k.xml --seed 7",
-                "  java -jar datagen/target/datagen.jar --records 100000 --invalid-rate 0.01   (1% dead letters)"})
+                "  java -jar datagen/target/datagen.jar --records 100000 --invalid-rate 0.01   (1%% dead letters)"})
 public final class DatagenCommand implements Callable<Integer> {
+
+    /** The build's version, not a string someone has to remember to change. */
+    static final class VersionText implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"xmlingest datagen " + io.xmlingest.core.Version.get()};
+        }
+    }
 
     public static final String NAMESPACE = "urn:xmlingest:sample:persons";
     public static final QName ROOT = new QName(NAMESPACE, "persons");

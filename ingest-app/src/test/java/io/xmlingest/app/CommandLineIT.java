@@ -44,6 +44,9 @@ class CommandLineIT {
 
         Result ingest = run("ingest", "persons.xml", "--topic", "persons");
         assertThat(ingest.exit()).as(ingest.stderr()).isZero();
+        // Not a terminal: no progress line on stderr, and stdout holds the summary alone.
+        assertThat(ingest.stderr()).doesNotContain("\r");
+        assertThat(ingest.stdout()).allSatisfy(l -> assertThat(l).startsWith("persons.xml: "));
         assertThat(ingest.stdout()).anySatisfy(l -> assertThat(l).startsWith("persons.xml: 2000 records"));
         assertThat(dir.resolve(".xmlingest/kafka/logs/meta.properties")).exists();
 

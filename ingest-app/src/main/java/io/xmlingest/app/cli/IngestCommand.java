@@ -40,6 +40,11 @@ final class IngestCommand implements Callable<Integer> {
     @Option(names = "--topic", paramLabel = "TOPIC", description = "The topic that receives the records (setting topic).")
     String topic;
 
+    @Option(names = "--progress", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Draw a progress line per file on standard error when it is a terminal (default: on; "
+                    + "never when standard error is redirected).")
+    boolean progress;
+
     @Mixin
     SettingsOptions options;
 
@@ -54,7 +59,7 @@ final class IngestCommand implements Callable<Integer> {
         long started = System.nanoTime();
         try (KafkaTarget kafka = KafkaTarget.open(settings);
              KafkaPagePublisher publisher = KafkaPagePublisher.open(kafka.config())) {
-            IngestionPipeline pipeline = IngestionPipeline.create(kafka.config(), model, publisher, new Listener());
+            IngestionPipeline pipeline = IngestionPipeline.create(kafka.config(), model, publisher, new Listener(progress && System.console() != null));
             for (Path file : files) {
                 try {
                     FileSummary s = pipeline.ingest(file);
@@ -88,8 +93,12 @@ final class IngestCommand implements Callable<Integer> {
 
     /** Logs each rejected record with its position, and draws a progress line on a terminal. */
     private static final class Listener implements IngestListener {
-        private final boolean terminal = System.console() != null;
+        private final boolean terminal;
         private long lastDraw;
+
+        Listener(boolean terminal) {
+            this.terminal = terminal;
+        }
 
         @Override
         public void rejected(RecordRejectedException e) {

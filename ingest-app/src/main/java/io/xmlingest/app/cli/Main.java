@@ -6,13 +6,24 @@ import io.xmlingest.core.error.RetriableIngestException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-@Command(name = "ingest-app", mixinStandardHelpOptions = true, version = "xmlingest 0.1.0",
+@Command(name = "ingest-app", mixinStandardHelpOptions = true, versionProvider = Main.VersionText.class,
         description = "Turns very large XML files into typed records in Apache Kafka.",
         subcommands = {IngestCommand.class, WorkerCommand.class, ReadCommand.class, BrokerCommand.class, ConfigCommand.class,
             ModelCommand.class,
             CommandLine.HelpCommand.class},
-        footer = {"", "Exit codes: 0 done, 1 a file failed, 2 invalid usage or setting, 3 records rejected, 4 Kafka unavailable."})
+        footer = {"", "Examples:", "  java -jar ingest-app.jar ingest persons.xml --topic persons",
+            "  java -jar ingest-app.jar worker --inbox inbox --topic persons --bootstrap-servers broker:9092",
+            "  java -jar ingest-app.jar COMMAND --help",
+            "", "Exit codes: 0 done, 1 a file failed, 2 invalid usage or setting, 3 records rejected, 4 Kafka unavailable."})
 public final class Main {
+
+    /** The build's version, not a string someone has to remember to change. */
+    static final class VersionText implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"xmlingest " + io.xmlingest.core.Version.get()};
+        }
+    }
 
     public static void main(String[] args) {
         System.exit(run(args));

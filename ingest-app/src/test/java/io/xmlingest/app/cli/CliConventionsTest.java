@@ -1,0 +1,70 @@
+package io.xmlingest.app.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.xmlingest.datagen.DatagenCommand;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** What people expect of a command line: help with examples everywhere, the build's version, documented exit codes. */
+class CliConventionsTest {
+
+    private static List<CommandLine> allCommands(CommandLine root) {
+        List<CommandLine> all = new ArrayList<>();
+        all.add(root);
+        root.getSubcommands().forEach((name, sub) -> {
+            if (!name.equals("help")) {
+                all.addAll(allCommands(sub));
+            }
+        });
+        return all;
+    }
+
+    @Test
+    void everyCommandsHelpHasExamples() {
+        List<CommandLine> commands = allCommands(new CommandLine(new Main()));
+        commands.add(new CommandLine(new DatagenCommand()));
+        assertThat(commands).extracting(CommandLine::getCommandName)
+                .contains("ingest-app", "ingest", "worker", "read", "broker", "config", "model", "compile", "datagen");
+        for (CommandLine c : commands) {
+            assertThat(c.getUsageMessage()).as(c.getCommandName()).contains("Examples:").contains("--help")
+                    .doesNotContain("%n").doesNotContain("Could not format");
+        }
+    }
+
+    @Test
+    void versionIsTheBuildsVersion() throws Exception {
+        Matcher m = Pattern.compile("<version>([^<]+)</version>").matcher(Files.readString(Path.of("pom.xml")));
+        assertThat(m.find()).isTrue();
+        String version = m.group(1);
+        assertThat(run(new CommandLine(new Main()), "--version")).isEqualTo("xmlingest " + version);
+        assertThat(run(new CommandLine(new DatagenCommand()), "--version")).isEqualTo("xmlingest datagen " + version);
+    }
+
+    @Test
+    void exitCodesAreDocumentedInHelpAndReadme() throws Exception {
+        String help = new CommandLine(new Main()).getUsageMessage();
+        String readme = Files.readString(Path.of("../README.md"));
+        for (int code : new int[] {ExitCodes.OK, ExitCodes.FILE_FAILED, ExitCodes.USAGE, ExitCodes.RECORDS_REJECTED,
+            ExitCodes.KAFKA_UNAVAILABLE}) {
+            assertThat(help).contains(code + " ");
+            assertThat(readme).contains("`" + code + "`");
+        }
+        assertThat(Main.run("config", "-s", "no.such.key=1")).isEqualTo(ExitCodes.USAGE);
+    }
+
+    private static String run(CommandLine cli, String... args) {
+        StringWriter out = new StringWriter();
+        cli.setOut(new PrintWriter(out));
+        assertThat(cli.execute(args)).isZero();
+        return out.toString().strip();
+    }
+}
