@@ -132,13 +132,8 @@ class FanOutTest {
         Path f = shopFile(order(1, "3") + order(2, "0") + invoice(1, 1)
                 + "  <invoice no=\"i2\"><order>o2</order><amount>2.505</amount></invoice>\n" + order(3, "1"));
         InMemoryPagePublisher publisher = new InMemoryPagePublisher();
-        List<RecordRejectedException> rejected = new ArrayList<>();
-        IngestListener listener = new IngestListener() {
-            @Override
-            public void rejected(RecordRejectedException e) {
-                rejected.add(e);
-            }
-        };
+        RejectedRecords listener = new RejectedRecords();
+        List<RecordRejectedException> rejected = listener.all;
 
         FileSummary s = IngestionPipeline.create(config("record.schema", SCHEMA), publisher, listener).ingest(f);
 
@@ -257,13 +252,8 @@ class FanOutTest {
     void schemaLessKeysMustBeSingleValuesAndValidationNeedsAModel() throws Exception {
         Path f = shopFile("  <invoice no=\"i1\"><order>o1</order><order>o2</order><amount>1</amount></invoice>\n"
                 + invoice(2, 2));
-        List<RecordRejectedException> rejected = new ArrayList<>();
-        IngestListener listener = new IngestListener() {
-            @Override
-            public void rejected(RecordRejectedException e) {
-                rejected.add(e);
-            }
-        };
+        RejectedRecords listener = new RejectedRecords();
+        List<RecordRejectedException> rejected = listener.all;
         InMemoryPagePublisher publisher = new InMemoryPagePublisher();
         IngestionPipeline.create(config("record.element", "{urn:test:shop}invoice", "record.class", "-",
                 "record.key", "order", "topic", "t"), publisher, listener).ingest(f);

@@ -91,13 +91,8 @@ class IngestionPipelineTest {
         Path f = file("bad.xml", person(1) + person(2).replace("<salary>1.00", "<salary>x")
                 + person(3).replace("<city>c</city>", "") + person(4));
         InMemoryPagePublisher publisher = new InMemoryPagePublisher();
-        List<RecordRejectedException> rejected = new ArrayList<>();
-        IngestListener listener = new IngestListener() {
-            @Override
-            public void rejected(RecordRejectedException e) {
-                rejected.add(e);
-            }
-        };
+        RejectedRecords listener = new RejectedRecords();
+        List<RecordRejectedException> rejected = listener.all;
         FileSummary s = IngestionPipeline.create(config(), publisher, listener).ingest(f);
         assertThat(s.records()).isEqualTo(2);
         assertThat(s.rejected()).isEqualTo(2);
