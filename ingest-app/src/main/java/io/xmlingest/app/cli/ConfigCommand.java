@@ -12,9 +12,7 @@ import picocli.CommandLine.Option;
 
 @Command(name = "config", mixinStandardHelpOptions = true,
         description = "Prints the effective settings and where each came from, or with --doc the table of every setting.",
-        footer = {"", "Values Kafka types as passwords (kafka.client.sasl.jaas.config, ...) are printed as [hidden].",
-            "", "Examples:", "  java -jar ingest-app.jar config -s page.max.records=500",
-            "  XMLINGEST_KAFKA_CLIENT_SECURITY_PROTOCOL=SASL_SSL java -jar ingest-app.jar config",
+        footer = {"", "Examples:", "  java -jar ingest-app.jar config -s page.max.records=500",
             "  java -jar ingest-app.jar config --doc > settings.md"})
 final class ConfigCommand implements Callable<Integer> {
 
@@ -32,25 +30,10 @@ final class ConfigCommand implements Callable<Integer> {
         }
         IngestConfig config = options.resolve(Map.of());
         for (Setting<?> s : AppSettings.ALL) {
-            if (s.isPrefix()) {
-                entries(config, s).forEach(System.out::println);
-            } else {
-                System.out.println(line(config, s));
-            }
+            System.out.println(line(config, s));
         }
         return ExitCodes.OK;
     }
-
-    /** One line per entry of a family; secrets show where they came from, never what they are. */
-    static java.util.List<String> entries(IngestConfig config, Setting<?> family) {
-        @SuppressWarnings("unchecked")
-        Map<String, String> entries = (Map<String, String>) config.get(family);
-        return entries.entrySet().stream().map(e -> family.key() + e.getKey() + " = "
-                + (family.isSecret(e.getKey()) ? MASK : e.getValue()) + "  ["
-                + config.sourceOf(family, e.getKey()).name().toLowerCase(java.util.Locale.ROOT) + "]").toList();
-    }
-
-    static final String MASK = "[hidden]";
 
     private static <T> String line(IngestConfig config, Setting<T> s) {
         return s.key() + " = " + config.find(s).map(s::format).orElse("(not set)")

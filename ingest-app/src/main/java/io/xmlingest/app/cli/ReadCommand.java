@@ -84,7 +84,8 @@ final class ReadCommand implements Callable<Integer> {
     }
 
     private static Properties consumerProperties(IngestConfig config) {
-        Properties p = KafkaClientSettings.consumer(config);
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KafkaClientSettings.bootstrapServers(config));
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");

@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import kafka.server.KafkaConfig;
@@ -45,15 +44,6 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      * @param port the client port; 0 picks a free one
      */
     public static EmbeddedKafkaBroker start(Path dataDir, String host, int port) {
-        return start(dataDir, host, port, Map.of());
-    }
-
-    /**
-     * As {@link #start(Path, String, int)}, but clients must authenticate with SASL/PLAIN as one
-     * of {@code plainUsers} (name to password) when it is not empty: a secured cluster to test
-     * the kafka.client.* settings against.
-     */
-    public static EmbeddedKafkaBroker start(Path dataDir, String host, int port, Map<String, String> plainUsers) {
         try {
             Files.createDirectories(dataDir);
             Path logs = dataDir.toAbsolutePath().resolve("logs");
@@ -69,10 +59,6 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             props.put("inter.broker.listener.name", "PLAINTEXT");
             props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
             props.put("log.dirs", logs.toString());
-            Properties client = new Properties();
-            if (!plainUsers.isEmpty()) {
-                secure(props, client, host, clientPort, controllerPort, plainUsers);
-            }
             // One node: internal topics cannot have more than one replica.
             props.put("offsets.topic.replication.factor", "1");
             props.put("offsets.topic.num.partitions", "5");
@@ -99,7 +85,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             }
             String bootstrap = advertisedHost(host) + ":" + clientPort;
             EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, bootstrap, dataDir);
-            broker.awaitReady(client, Duration.ofSeconds(60));
+            broker.awaitReady(Duration.ofSeconds(60));
             return broker;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the broker's data directory " + dataDir, e);
@@ -131,30 +117,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         }
     }
 
-    /** The client listener speaks SASL_PLAINTEXT with the PLAIN mechanism; the broker signs in as a user of its own. */
-    private static void secure(Properties props, Properties client, String host, int clientPort, int controllerPort,
-                               Map<String, String> plainUsers) {
-        String brokerPassword = Uuid.randomUuid().toString();
-        StringBuilder jaas = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required"
-                + " username=\"broker\" password=\"" + brokerPassword + "\" user_broker=\"" + brokerPassword + "\"");
-        plainUsers.forEach((user, password) -> jaas.append(" user_").append(user).append("=\"").append(password).append('"'));
-        jaas.append(';');
-        props.put("listeners", "SASL_PLAINTEXT://" + host + ":" + clientPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
-        props.put("advertised.listeners", "SASL_PLAINTEXT://" + advertisedHost(host) + ":" + clientPort);
-        props.put("inter.broker.listener.name", "SASL_PLAINTEXT");
-        props.put("listener.security.protocol.map", "SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT");
-        props.put("sasl.enabled.mechanisms", "PLAIN");
-        props.put("sasl.mechanism.inter.broker.protocol", "PLAIN");
-        props.put("listener.name.sasl_plaintext.plain.sasl.jaas.config", jaas.toString());
-        client.put("security.protocol", "SASL_PLAINTEXT");
-        client.put("sasl.mechanism", "PLAIN");
-        client.put("sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required"
-                + " username=\"broker\" password=\"" + brokerPassword + "\";");
-    }
-
-    private void awaitReady(Properties client, Duration timeout) {
+    private void awaitReady(Duration timeout) {
         Properties p = new Properties();
-        p.putAll(client);
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         try (Admin admin = Admin.create(p)) {
             admin.describeCluster().nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS);

@@ -12,11 +12,9 @@ public final class ConfigDocPrinter {
         s.append("| key | environment variable | type | default | description |\n");
         s.append("|---|---|---|---|---|\n");
         for (Setting<?> setting : settings) {
-            boolean family = setting.isPrefix();
-            s.append("| `").append(setting.key()).append(family ? "<name>" : "").append("` | `")
-                    .append(setting.envVar()).append(family ? "<NAME>" : "").append("` | ")
+            s.append("| `").append(setting.key()).append("` | `").append(setting.envVar()).append("` | ")
                     .append(setting.type().name()).append(" | ")
-                    .append(family ? "(none)" : defaultText(setting)).append(" | ")
+                    .append(defaultText(setting)).append(" | ")
                     .append(setting.doc().replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;"))
                     .append(" |\n");
         }

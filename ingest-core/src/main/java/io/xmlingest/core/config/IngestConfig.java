@@ -21,15 +21,11 @@ public final class IngestConfig {
     private final Map<String, Setting<?>> declared;
     private final Map<String, Object> values;
     private final Map<String, Source> sources;
-    /** Where each entry of a family came from, by full key. */
-    private final Map<String, Source> entrySources;
 
-    private IngestConfig(Map<String, Setting<?>> declared, Map<String, Object> values, Map<String, Source> sources,
-                         Map<String, Source> entrySources) {
+    private IngestConfig(Map<String, Setting<?>> declared, Map<String, Object> values, Map<String, Source> sources) {
         this.declared = declared;
         this.values = values;
         this.sources = sources;
-        this.entrySources = entrySources;
     }
 
     /**
@@ -43,27 +39,18 @@ public final class IngestConfig {
         Map<String, Setting<?>> declared = new LinkedHashMap<>();
         settings.forEach(s -> declared.put(s.key(), s));
         Map<String, Setting<?>> byEnv = new LinkedHashMap<>();
-        settings.stream().filter(s -> !s.isPrefix()).forEach(s -> byEnv.put(s.envVar(), s));
-        List<Setting<?>> families = settings.stream().filter(Setting::isPrefix).toList();
-        rejectUnknown(declared, families, flags.keySet(), "flag");
-        rejectUnknown(declared, families, file.keySet(), "config file key");
+        settings.forEach(s -> byEnv.put(s.envVar(), s));
+        rejectUnknown(declared, flags.keySet(), "flag");
+        rejectUnknown(declared, file.keySet(), "config file key");
         for (String name : env.keySet()) {
-            if (name.startsWith("XMLINGEST_") && !byEnv.containsKey(name)
-                    && families.stream().noneMatch(f -> name.startsWith(f.envVar()))) {
+            if (name.startsWith("XMLINGEST_") && !byEnv.containsKey(name)) {
                 throw new ConfigException(name, "unknown environment variable " + name
-                        + "; known: " + String.join(", ", byEnv.keySet()) + ", and "
-                        + String.join(", ", families.stream().map(f -> f.envVar() + "*").toList()));
+                        + "; known: " + String.join(", ", byEnv.keySet()));
             }
         }
         Map<String, Object> values = new LinkedHashMap<>();
         Map<String, Source> sources = new LinkedHashMap<>();
-        Map<String, Source> entrySources = new LinkedHashMap<>();
         for (Setting<?> s : settings) {
-            if (s.isPrefix()) {
-                values.put(s.key(), entries(s, flags, env, file, entrySources));
-                sources.put(s.key(), Source.DEFAULT);
-                continue;
-            }
             String raw;
             Source source;
             if (flags.containsKey(s.key())) {
@@ -87,44 +74,7 @@ public final class IngestConfig {
             sources.put(s.key(), source);
         }
         return new IngestConfig(Collections.unmodifiableMap(declared), Collections.unmodifiableMap(values),
-                Collections.unmodifiableMap(sources), Collections.unmodifiableMap(entrySources));
-    }
-
-    /** A family's entries from every layer, each key taken from the highest layer that sets it. */
-    private static Map<String, String> entries(Setting<?> family, Map<String, String> flags, Map<String, String> env,
-                                               Map<String, String> file, Map<String, Source> entrySources) {
-        Map<String, String> raw = new java.util.TreeMap<>();
-        Map<String, Source> from = new LinkedHashMap<>();
-        String prefix = family.key();
-        file.forEach((k, v) -> {
-            if (k.startsWith(prefix)) {
-                raw.put(k.substring(prefix.length()), v);
-                from.put(k.substring(prefix.length()), Source.FILE);
-            }
-        });
-        env.forEach((k, v) -> {
-            if (k.startsWith(family.envVar())) {
-                raw.put(family.entryKeyOfEnvVar(k), v);
-                from.put(family.entryKeyOfEnvVar(k), Source.ENVIRONMENT);
-            }
-        });
-        flags.forEach((k, v) -> {
-            if (k.startsWith(prefix)) {
-                raw.put(k.substring(prefix.length()), v);
-                from.put(k.substring(prefix.length()), Source.FLAG);
-            }
-        });
-        Map<String, String> parsed = new LinkedHashMap<>();
-        raw.forEach((k, v) -> {
-            parsed.put(k, family.parseEntry(k, v));
-            entrySources.put(prefix + k, from.get(k));
-        });
-        return Collections.unmodifiableMap(parsed);
-    }
-
-    /** Where one entry of a family came from; null when it is not set. */
-    public Source sourceOf(Setting<?> family, String entryKey) {
-        return entrySources.get(family.key() + entryKey);
+                Collections.unmodifiableMap(sources));
     }
 
     /** Only flags and defaults: for tests and embedding. */
@@ -160,11 +110,7 @@ public final class IngestConfig {
     public IngestConfig with(Map<String, String> flags) {
         Map<String, String> merged = new LinkedHashMap<>();
         for (Setting<?> s : declared.values()) {
-            if (s.isPrefix()) {
-                @SuppressWarnings("unchecked")
-                Map<String, String> entries = (Map<String, String>) values.get(s.key());
-                entries.forEach((k, v) -> merged.put(s.key() + k, v));
-            } else if (values.containsKey(s.key()) && sources.get(s.key()) != Source.DEFAULT) {
+            if (values.containsKey(s.key()) && sources.get(s.key()) != Source.DEFAULT) {
                 merged.put(s.key(), format(s));
             }
         }
@@ -178,14 +124,10 @@ public final class IngestConfig {
         return s.format(value);
     }
 
-    private static void rejectUnknown(Map<String, Setting<?>> declared, List<Setting<?>> families,
-                                      Collection<String> keys, String what) {
+    private static void rejectUnknown(Map<String, Setting<?>> declared, Collection<String> keys, String what) {
         List<String> unknown = new ArrayList<>();
         for (String k : keys) {
-            if (families.stream().anyMatch(f -> k.startsWith(f.key()))) {
-                continue;
-            }
-            if (!declared.containsKey(k) || declared.get(k).isPrefix()) {
+            if (!declared.containsKey(k)) {
                 unknown.add(k);
             }
         }

@@ -135,15 +135,6 @@ public final class IngestSettings {
             "Kafka brokers as host:port[,host:port...]. Empty: the command line starts an embedded "
                     + "single-node broker over a local data directory (see embedded.data.dir).", v -> null);
 
-    public static final Setting<java.util.Map<String, String>> KAFKA_CLIENT = Setting.prefixed("kafka.client.",
-            "Any Kafka client setting, passed to every producer, consumer and admin client xmlingest makes that "
-                    + "knows it: kafka.client.security.protocol=SASL_SSL, kafka.client.sasl.mechanism, "
-                    + "kafka.client.sasl.jaas.config, kafka.client.ssl.truststore.location and so on. As environment "
-                    + "variables: XMLINGEST_KAFKA_CLIENT_SASL_JAAS_CONFIG and so on. Values Kafka types as passwords are "
-                    + "never printed. Settings xmlingest sets itself (bootstrap.servers, acks, transactional.id, ...) are "
-                    + "refused, naming the setting to use.",
-            (key, value) -> KafkaClientKeys.problem(key), KafkaClientKeys::isSecret);
-
     public static final Setting<String> COMPRESSION = Setting.of("kafka.compression.type", SettingType.STRING, "lz4",
             "Compression of record batches.", oneOf("none", "gzip", "snappy", "lz4", "zstd"));
 
@@ -206,7 +197,7 @@ public final class IngestSettings {
             RECORD_ELEMENT, RECORD_CLASS, MODEL_PATH, RECORD_KEY, RECORD_SCHEMA, RECORD_MAX_REJECTED,
             TOPIC, TOPIC_DEAD_LETTERS, TOPIC_STATUS, TOPIC_CHECKPOINTS, TOPIC_PARTITIONS, TOPIC_REPLICATION_FACTOR, TOPIC_READY_TIMEOUT_MS,
             PAGE_MAX_RECORDS, PAGE_MAX_BYTES, COMMIT_INTERVAL_MS, BIND_THREADS, PUBLISH_MAX_PAGES_IN_FLIGHT,
-            BOOTSTRAP_SERVERS, KAFKA_CLIENT, COMPRESSION, LINGER_MS, BATCH_SIZE, MAX_REQUEST_SIZE, DELIVERY_TIMEOUT_MS,
+            BOOTSTRAP_SERVERS, COMPRESSION, LINGER_MS, BATCH_SIZE, MAX_REQUEST_SIZE, DELIVERY_TIMEOUT_MS,
             TRANSACTION_TIMEOUT_MS,
             XML_MAX_DEPTH, XML_MAX_ATTRIBUTES, XML_MAX_ATTRIBUTE_SIZE, XML_MAX_TEXT_SIZE,
             XML_MAX_RECORD_SIZE, XML_DOCTYPE, XML_MAX_ENTITY_EXPANSIONS, XML_MAX_ENTITY_DEPTH);

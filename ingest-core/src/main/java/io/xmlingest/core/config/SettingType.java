@@ -102,17 +102,6 @@ public interface SettingType<T> {
         }
     };
 
-    /** The entries of a family of settings ({@link Setting#prefixed}); set one key at a time, never parsed whole. */
-    SettingType<java.util.Map<String, String>> ENTRIES = new SettingType<>() {
-        public String name() { return "any"; }
-        public java.util.Map<String, String> parse(String text) {
-            throw new IllegalArgumentException("set each key of this family on its own");
-        }
-        public String format(java.util.Map<String, String> value) {
-            return value.isEmpty() ? "" : value.keySet().toString();
-        }
-    };
-
     /**
      * A comma-separated list of {@code item}s; empty text is the empty list. Commas inside braces
      * belong to the item, so a qualified name's namespace URI may hold one.

@@ -2,7 +2,6 @@ package io.xmlingest.core.publish;
 
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.config.IngestSettings;
-import io.xmlingest.core.config.KafkaClientKeys;
 import io.xmlingest.core.error.ConfigException;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -40,7 +39,7 @@ public final class KafkaClientSettings {
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "xmlingest-producer");
-        return passThrough(config, p, KafkaClientKeys.PRODUCER);
+        return p;
     }
 
     /**
@@ -63,35 +62,20 @@ public final class KafkaClientSettings {
         // Other retries still back off exponentially, up to retry.backoff.max.ms.
         p.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, 20);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "xmlingest-" + transactionalId);
-        return passThrough(config, p, KafkaClientKeys.PRODUCER);
+        return p;
     }
 
     /** A consumer's connection properties; the caller sets deserializers and isolation. */
     public static Properties consumer(IngestConfig config) {
         Properties p = new Properties();
         p.put(org.apache.kafka.clients.consumer.ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(config));
-        return passThrough(config, p, KafkaClientKeys.CONSUMER);
+        return p;
     }
 
     public static Properties admin(IngestConfig config) {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(config));
         p.put(AdminClientConfig.CLIENT_ID_CONFIG, "xmlingest-admin");
-        return passThrough(config, p, KafkaClientKeys.ADMIN);
-    }
-
-    /**
-     * Adds the kafka.client.* settings this kind of client knows (a producer is not given
-     * consumer settings, which Kafka would log as unknown). They come last: a user's explicit
-     * value wins over xmlingest's default for the same key; the keys xmlingest must own are refused
-     * when the settings are read.
-     */
-    private static Properties passThrough(IngestConfig config, Properties p, java.util.Set<String> known) {
-        config.get(IngestSettings.KAFKA_CLIENT).forEach((k, v) -> {
-            if (known.contains(k)) {
-                p.put(k, v);
-            }
-        });
         return p;
     }
 }

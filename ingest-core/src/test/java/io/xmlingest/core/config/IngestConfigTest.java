@@ -84,43 +84,8 @@ class IngestConfigTest {
     void theDocTableListsEverySettingOnce() {
         String table = ConfigDocPrinter.markdownTable(IngestSettings.ALL);
         for (Setting<?> s : IngestSettings.ALL) {
-            assertThat(table).containsOnlyOnce("| `" + s.key() + (s.isPrefix() ? "<name>" : "") + "` |");
+            assertThat(table).containsOnlyOnce("| `" + s.key() + "` |");
         }
         assertThat(table).contains("`4MiB`").contains("(required)");
-    }
-
-    @Test
-    void kafkaClientSettingsPassThroughFromEveryLayerEachKeyFromItsHighestLayer() {
-        IngestConfig c = IngestConfig.resolve(IngestSettings.ALL,
-                Map.of("topic", "t", "kafka.client.sasl.mechanism", "SCRAM-SHA-512"),
-                Map.of("XMLINGEST_KAFKA_CLIENT_SASL_MECHANISM", "PLAIN",
-                        "XMLINGEST_KAFKA_CLIENT_SECURITY_PROTOCOL", "SASL_SSL",
-                        "XMLINGEST_KAFKA_CLIENT_SSL_TRUSTSTORE_PASSWORD", "changeit"),
-                Map.of("kafka.client.security.protocol", "SSL", "kafka.client.client.id", "ours"));
-        assertThat(c.get(IngestSettings.KAFKA_CLIENT)).containsExactlyInAnyOrderEntriesOf(Map.of(
-                "sasl.mechanism", "SCRAM-SHA-512", "security.protocol", "SASL_SSL",
-                "ssl.truststore.password", "changeit", "client.id", "ours"));
-        assertThat(c.sourceOf(IngestSettings.KAFKA_CLIENT, "sasl.mechanism")).isEqualTo(IngestConfig.Source.FLAG);
-        assertThat(c.sourceOf(IngestSettings.KAFKA_CLIENT, "security.protocol")).isEqualTo(IngestConfig.Source.ENVIRONMENT);
-        assertThat(c.sourceOf(IngestSettings.KAFKA_CLIENT, "client.id")).isEqualTo(IngestConfig.Source.FILE);
-        // A copy with more flags keeps every entry.
-        assertThat(c.with(Map.of("page.max.records", "5")).get(IngestSettings.KAFKA_CLIENT)).hasSize(4);
-        assertThat(IngestSettings.KAFKA_CLIENT.isSecret("ssl.truststore.password")).isTrue();
-        assertThat(IngestSettings.KAFKA_CLIENT.isSecret("sasl.jaas.config")).isTrue();
-        assertThat(IngestSettings.KAFKA_CLIENT.isSecret("sasl.mechanism")).isFalse();
-    }
-
-    @Test
-    void kafkaClientKeysXmlingestOwnsOrKafkaDoesNotKnowAreRefusedByName() {
-        assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("kafka.client.enable.idempotence", "false")))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("kafka.client.enable.idempotence").hasMessageContaining("sets enable.idempotence itself");
-        assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("kafka.client.linger.ms", "5")))
-                .hasMessageContaining("use kafka.linger.ms");
-        assertThatThrownBy(() -> IngestConfig.resolve(IngestSettings.ALL, Map.of(),
-                Map.of("XMLINGEST_KAFKA_CLIENT_SASL_MECHANSIM", "PLAIN"), Map.of()))
-                .hasMessageContaining("kafka.client.sasl.mechansim").hasMessageContaining("not a Kafka producer, consumer");
-        assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("kafka.client.", "x")))
-                .hasMessageContaining("no key after the prefix");
     }
 }
