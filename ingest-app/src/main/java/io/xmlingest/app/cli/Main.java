@@ -1,8 +1,11 @@
 package io.xmlingest.app.cli;
 
+import io.xmlingest.app.kafka.KafkaAuthentication;
 import io.xmlingest.core.error.ConfigException;
 import io.xmlingest.core.error.FileFailedException;
 import io.xmlingest.core.error.RetriableIngestException;
+import java.util.Optional;
+import org.apache.kafka.common.errors.AuthenticationException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -11,7 +14,8 @@ import picocli.CommandLine.Command;
         subcommands = {IngestCommand.class, WorkerCommand.class, ReadCommand.class, BrokerCommand.class, ConfigCommand.class,
             ModelCommand.class,
             CommandLine.HelpCommand.class},
-        footer = {"", "Exit codes: 0 done, 1 a file failed, 2 invalid usage or setting, 3 records rejected, 4 Kafka unavailable."})
+        footer = {"", "Exit codes: 0 done, 1 a file failed, 2 invalid usage or setting (or Kafka refused the credentials), 3 records rejected, "
+            + "4 Kafka unavailable."})
 public final class Main {
 
     public static void main(String[] args) {
@@ -22,6 +26,12 @@ public final class Main {
     public static int run(String... args) {
         CommandLine cli = new CommandLine(new Main());
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            Optional<AuthenticationException> refused = KafkaAuthentication.refusal(e);
+            if (refused.isPresent()) {
+                // Retrying cannot help until a setting changes, so this is a settings error, not Kafka being away.
+                commandLine.getErr().println("error: " + KafkaAuthentication.describe(refused.get()));
+                return ExitCodes.USAGE;
+            }
             commandLine.getErr().println("error: " + e.getMessage());
             if (e instanceof ConfigException) {
                 return ExitCodes.USAGE;
