@@ -3,7 +3,7 @@ package io.xmlingest.app.cli;
 import io.xmlingest.app.AppSettings;
 import io.xmlingest.core.config.ConfigDocPrinter;
 import io.xmlingest.core.config.IngestConfig;
-import io.xmlingest.core.config.Setting;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -11,8 +11,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "config", mixinStandardHelpOptions = true,
-        description = "Prints the effective settings and where each came from, or with --doc the table of every setting.",
+        description = "Prints the effective settings and where each came from (secret values hidden), or with --doc "
+                + "the table of every setting.",
         footer = {"", "Examples:", "  java -jar ingest-app.jar config -s page.max.records=500",
+            "  XMLINGEST_KAFKA_CLIENT_SASL_JAAS_CONFIG='...' java -jar ingest-app.jar config",
             "  java -jar ingest-app.jar config --doc > settings.md"})
 final class ConfigCommand implements Callable<Integer> {
 
@@ -29,14 +31,10 @@ final class ConfigCommand implements Callable<Integer> {
             return ExitCodes.OK;
         }
         IngestConfig config = options.resolve(Map.of());
-        for (Setting<?> s : AppSettings.ALL) {
-            System.out.println(line(config, s));
+        // Secret values (kafka.client.* passwords, sasl.jaas.config) come out hidden, their source still shown.
+        for (IngestConfig.Shown s : config.shown()) {
+            System.out.println(s.key() + " = " + s.text() + "  [" + s.source().name().toLowerCase(Locale.ROOT) + "]");
         }
         return ExitCodes.OK;
-    }
-
-    private static <T> String line(IngestConfig config, Setting<T> s) {
-        return s.key() + " = " + config.find(s).map(s::format).orElse("(not set)")
-                + "  [" + config.sourceOf(s).name().toLowerCase(java.util.Locale.ROOT) + "]";
     }
 }

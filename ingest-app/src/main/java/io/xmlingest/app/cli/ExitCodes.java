@@ -9,7 +9,7 @@ public final class ExitCodes {
     public static final int OK = 0;
     /** A file failed (not well-formed, over a limit, a publish failed); the error says where. */
     public static final int FILE_FAILED = 1;
-    /** The command line or a setting is invalid; nothing was done. */
+    /** The command line or a setting is invalid, or Kafka refused the credentials the settings give; nothing was done. */
     public static final int USAGE = 2;
     /** Every file was read to its end, but some records were rejected and not published. */
     public static final int RECORDS_REJECTED = 3;

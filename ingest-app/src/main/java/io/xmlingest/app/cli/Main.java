@@ -1,8 +1,11 @@
 package io.xmlingest.app.cli;
 
+import io.xmlingest.app.kafka.KafkaAuthentication;
 import io.xmlingest.core.error.ConfigException;
 import io.xmlingest.core.error.FileFailedException;
 import io.xmlingest.core.error.RetriableIngestException;
+import java.util.Optional;
+import org.apache.kafka.common.errors.AuthenticationException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -14,7 +17,8 @@ import picocli.CommandLine.Command;
         footer = {"", "Examples:", "  java -jar ingest-app.jar ingest persons.xml --topic persons",
             "  java -jar ingest-app.jar worker --inbox inbox --topic persons --bootstrap-servers broker:9092",
             "  java -jar ingest-app.jar COMMAND --help",
-            "", "Exit codes: 0 done, 1 a file failed, 2 invalid usage or setting, 3 records rejected, 4 Kafka unavailable."})
+            "", "Exit codes: 0 done, 1 a file failed, 2 invalid usage or setting (or Kafka refused the credentials), "
+                + "3 records rejected, 4 Kafka unavailable."})
 public final class Main {
 
     /** The build's version, not a string someone has to remember to change. */
@@ -33,6 +37,12 @@ public final class Main {
     public static int run(String... args) {
         CommandLine cli = new CommandLine(new Main());
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            Optional<AuthenticationException> refused = KafkaAuthentication.refusal(e);
+            if (refused.isPresent()) {
+                // Retrying cannot help until a setting changes, so this is a settings error, not Kafka being away.
+                commandLine.getErr().println("error: " + KafkaAuthentication.describe(refused.get()));
+                return ExitCodes.USAGE;
+            }
             commandLine.getErr().println("error: " + e.getMessage());
             if (e instanceof ConfigException) {
                 return ExitCodes.USAGE;

@@ -83,9 +83,9 @@ final class ReadCommand implements Callable<Integer> {
         return true;
     }
 
-    private static Properties consumerProperties(IngestConfig config) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KafkaClientSettings.bootstrapServers(config));
+    /** The brokers and the kafka.client.* keys of every consumer, with what reading needs over them. */
+    static Properties consumerProperties(IngestConfig config) {
+        Properties p = KafkaClientSettings.consumer(config);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");

@@ -21,8 +21,9 @@ public final class SettingsOptions {
     String bootstrapServers;
 
     @Option(names = {"-s", "--set"}, paramLabel = "KEY=VALUE",
-            description = "Any setting (see 'config --doc'); repeatable. Flags win over XMLINGEST_* environment "
-                    + "variables, which win over --config, which wins over defaults.")
+            description = "Any setting (see 'config --doc'), or a Kafka client setting as kafka.client.KEY; "
+                    + "repeatable. Flags win over XMLINGEST_* environment variables, which win over --config, "
+                    + "which wins over defaults.")
     Map<String, String> settings = new LinkedHashMap<>();
 
     @Option(names = "--config", paramLabel = "FILE", description = "A properties file of settings.")

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import kafka.server.KafkaConfig;
@@ -44,6 +45,17 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      * @param port the client port; 0 picks a free one
      */
     public static EmbeddedKafkaBroker start(Path dataDir, String host, int port) {
+        return start(dataDir, host, port, Map.of());
+    }
+
+    /**
+     * As {@link #start(Path, String, int)}, but when {@code plainUsers} (name to password) is not
+     * empty the client port is a SASL_PLAINTEXT listener that takes only these users, with the
+     * PLAIN mechanism: a secured cluster to connect to, as production ones are. The broker talks
+     * to itself over the same listener as a user of its own; the controller listener, on loopback,
+     * stays PLAINTEXT.
+     */
+    public static EmbeddedKafkaBroker start(Path dataDir, String host, int port, Map<String, String> plainUsers) {
         try {
             Files.createDirectories(dataDir);
             Path logs = dataDir.toAbsolutePath().resolve("logs");
@@ -53,11 +65,13 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             props.put("process.roles", "broker,controller");
             props.put("node.id", "1");
             props.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
-            props.put("listeners", "PLAINTEXT://" + host + ":" + clientPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
-            props.put("advertised.listeners", "PLAINTEXT://" + advertisedHost(host) + ":" + clientPort);
+            Map<String, String> ownClient = plainUsers.isEmpty() ? Map.of() : securePlain(props, plainUsers);
+            String listener = plainUsers.isEmpty() ? "PLAINTEXT" : "SASL_PLAINTEXT";
+            props.put("listeners", listener + "://" + host + ":" + clientPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+            props.put("advertised.listeners", listener + "://" + advertisedHost(host) + ":" + clientPort);
             props.put("controller.listener.names", "CONTROLLER");
-            props.put("inter.broker.listener.name", "PLAINTEXT");
-            props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            props.put("inter.broker.listener.name", listener);
+            props.put("listener.security.protocol.map", listener + ":" + listener + ",CONTROLLER:PLAINTEXT");
             props.put("log.dirs", logs.toString());
             // One node: internal topics cannot have more than one replica.
             props.put("offsets.topic.replication.factor", "1");
@@ -85,7 +99,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             }
             String bootstrap = advertisedHost(host) + ":" + clientPort;
             EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, bootstrap, dataDir);
-            broker.awaitReady(Duration.ofSeconds(60));
+            broker.awaitReady(Duration.ofSeconds(60), ownClient);
             return broker;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the broker's data directory " + dataDir, e);
@@ -117,8 +131,37 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         }
     }
 
-    private void awaitReady(Duration timeout) {
+    /**
+     * Sets up SASL/PLAIN with {@code users} and a user for the broker itself; returns the client
+     * settings the broker's own readiness check connects with.
+     */
+    private static Map<String, String> securePlain(Properties props, Map<String, String> users) {
+        String self = "xmlingest-broker";
+        String selfPassword = Uuid.randomUuid().toString();
+        StringBuilder jaas = new StringBuilder(PLAIN_LOGIN_MODULE).append(" required");
+        jaas.append(" username=\"").append(self).append("\" password=\"").append(selfPassword).append('"');
+        jaas.append(" user_").append(self).append("=\"").append(selfPassword).append('"');
+        users.forEach((name, password) -> {
+            if (!name.matches("[A-Za-z0-9._-]+") || password.contains("\"") || password.contains("\\")) {
+                throw new IllegalArgumentException("user names are letters, digits, '.', '_' and '-', and passwords "
+                        + "hold no quote or backslash: " + name);
+            }
+            jaas.append(" user_").append(name).append("=\"").append(password).append('"');
+        });
+        jaas.append(';');
+        props.put("sasl.enabled.mechanisms", "PLAIN");
+        props.put("sasl.mechanism.inter.broker.protocol", "PLAIN");
+        props.put("listener.name.sasl_plaintext.plain.sasl.jaas.config", jaas.toString());
+        return Map.of("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "PLAIN",
+                "sasl.jaas.config", PLAIN_LOGIN_MODULE + " required username=\"" + self + "\" password=\""
+                        + selfPassword + "\";");
+    }
+
+    private static final String PLAIN_LOGIN_MODULE = "org.apache.kafka.common.security.plain.PlainLoginModule";
+
+    private void awaitReady(Duration timeout, Map<String, String> clientSettings) {
         Properties p = new Properties();
+        p.putAll(clientSettings);
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         try (Admin admin = Admin.create(p)) {
             admin.describeCluster().nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS);

@@ -3,6 +3,7 @@ package io.xmlingest.app.worker;
 import io.xmlingest.core.pipeline.RecordModel;
 import io.xmlingest.app.AppSettings;
 import io.xmlingest.app.http.Health;
+import io.xmlingest.app.kafka.KafkaAuthentication;
 import io.xmlingest.core.checkpoint.Checkpoint;
 import io.xmlingest.core.checkpoint.FileState;
 import io.xmlingest.core.config.IngestConfig;
@@ -30,6 +31,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.AuthenticationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -143,8 +145,15 @@ public final class Worker implements Runnable {
                     kafkaProblem = e.getMessage();
                     metrics.kafkaLost();
                     closeSession();
-                    LOG.warn("Kafka is unavailable ({}); nothing is lost, the file in hand resumes from its last "
-                            + "checkpoint; trying again in {} ms", e.getMessage(), backoff);
+                    Optional<AuthenticationException> refused = KafkaAuthentication.refusal(e);
+                    if (refused.isPresent()) {
+                        // Not fatal: credentials are rotated on the cluster and in the worker's settings in turn.
+                        kafkaProblem = KafkaAuthentication.describe(refused.get());
+                        LOG.warn("{}; trying again in {} ms", kafkaProblem, backoff);
+                    } else {
+                        LOG.warn("Kafka is unavailable ({}); nothing is lost, the file in hand resumes from its last "
+                                + "checkpoint; trying again in {} ms", e.getMessage(), backoff);
+                    }
                     pause(backoff);
                     backoff = Math.min(maxBackoffMillis, backoff * 2);
                 }

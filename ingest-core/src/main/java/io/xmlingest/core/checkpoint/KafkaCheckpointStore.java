@@ -48,8 +48,13 @@ public final class KafkaCheckpointStore implements CheckpointStore {
 
     /** A consumer as the store needs it: read_committed, no group, never creating a topic by asking for it. */
     public static KafkaConsumer<byte[], byte[]> newConsumer(Properties consumerProperties) {
+        return new KafkaConsumer<>(consumerProperties(consumerProperties));
+    }
+
+    /** {@code base} with what the store's consumer needs set over it. */
+    public static Properties consumerProperties(Properties base) {
         Properties p = new Properties();
-        p.putAll(consumerProperties);
+        p.putAll(base);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -62,7 +67,7 @@ public final class KafkaCheckpointStore implements CheckpointStore {
         // A topic made by a metadata request would lack the checkpoint topic's compaction.
         p.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         p.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "xmlingest-checkpoints");
-        return new KafkaConsumer<>(p);
+        return p;
     }
 
     @Override

@@ -12,7 +12,7 @@ public final class ConfigDocPrinter {
         s.append("| key | environment variable | type | default | description |\n");
         s.append("|---|---|---|---|---|\n");
         for (Setting<?> setting : settings) {
-            s.append("| `").append(setting.key()).append("` | `").append(setting.envVar()).append("` | ")
+            s.append("| `").append(setting.documentedKey()).append("` | `").append(setting.documentedEnvVar()).append("` | ")
                     .append(setting.type().name()).append(" | ")
                     .append(defaultText(setting)).append(" | ")
                     .append(setting.doc().replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;"))
@@ -25,6 +25,9 @@ public final class ConfigDocPrinter {
         return setting.defaultValue()
                 .map(v -> {
                     String text = setting.format(v);
+                    if (setting.isFamily()) {
+                        return "(none)";
+                    }
                     return text.isEmpty() ? "(empty)" : "`" + text + "`";
                 })
                 .orElse("(required)");

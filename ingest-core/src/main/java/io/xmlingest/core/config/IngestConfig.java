@@ -4,14 +4,18 @@ import io.xmlingest.core.error.ConfigException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * Effective settings: immutable, every value parsed and validated. Sources are layered with
- * command-line flags over environment variables over a config file over the declared defaults.
+ * command-line flags over environment variables over a config file over the declared defaults;
+ * for a family of settings ({@link Setting#family}), key by key.
  */
 public final class IngestConfig {
 
@@ -30,7 +34,8 @@ public final class IngestConfig {
 
     /**
      * Resolves the declared settings from the given layers. Keys not declared are an error that
-     * names the key (a misspelt setting must not be ignored).
+     * names the key (a misspelt setting must not be ignored); a key under a family's prefix is a
+     * member of that family, checked by it.
      *
      * @param env the process environment; only XMLINGEST_* variables are read
      */
@@ -38,19 +43,32 @@ public final class IngestConfig {
                                        Map<String, String> env, Map<String, String> file) {
         Map<String, Setting<?>> declared = new LinkedHashMap<>();
         settings.forEach(s -> declared.put(s.key(), s));
+        List<Setting<?>> families = settings.stream().filter(Setting::isFamily).toList();
+        for (Setting<?> s : settings) {
+            Optional<Setting<?>> shadowing = families.stream().filter(f -> f.member(s.key()).isPresent()).findFirst();
+            if (shadowing.isPresent()) {
+                throw new IllegalStateException(s.key() + " is declared under the family " + shadowing.get().key());
+            }
+        }
         Map<String, Setting<?>> byEnv = new LinkedHashMap<>();
-        settings.forEach(s -> byEnv.put(s.envVar(), s));
-        rejectUnknown(declared, flags.keySet(), "flag");
-        rejectUnknown(declared, file.keySet(), "config file key");
+        settings.stream().filter(s -> !s.isFamily()).forEach(s -> byEnv.put(s.envVar(), s));
+        rejectUnknown(declared, families, flags.keySet(), "flag");
+        rejectUnknown(declared, families, file.keySet(), "config file key");
         for (String name : env.keySet()) {
-            if (name.startsWith("XMLINGEST_") && !byEnv.containsKey(name)) {
+            if (name.startsWith("XMLINGEST_") && !byEnv.containsKey(name)
+                    && families.stream().noneMatch(f -> f.memberOfEnvVar(name).isPresent())) {
                 throw new ConfigException(name, "unknown environment variable " + name
-                        + "; known: " + String.join(", ", byEnv.keySet()));
+                        + "; known: " + String.join(", ", byEnv.keySet())
+                        + families.stream().map(f -> ", " + f.documentedEnvVar()).collect(Collectors.joining()));
             }
         }
         Map<String, Object> values = new LinkedHashMap<>();
         Map<String, Source> sources = new LinkedHashMap<>();
         for (Setting<?> s : settings) {
+            if (s.isFamily()) {
+                resolveFamily(s, flags, env, file, values, sources);
+                continue;
+            }
             String raw;
             Source source;
             if (flags.containsKey(s.key())) {
@@ -75,6 +93,32 @@ public final class IngestConfig {
         }
         return new IngestConfig(Collections.unmodifiableMap(declared), Collections.unmodifiableMap(values),
                 Collections.unmodifiableMap(sources));
+    }
+
+    /**
+     * Each member of a family takes its value from the highest layer that has it; members are
+     * recorded with their own source under their full key, the family under its prefix with the
+     * highest source of any member.
+     */
+    private static void resolveFamily(Setting<?> family, Map<String, String> flags, Map<String, String> env,
+                                      Map<String, String> file, Map<String, Object> values, Map<String, Source> sources) {
+        Map<String, String> members = new TreeMap<>();
+        Map<String, Source> memberSources = new TreeMap<>();
+        file.forEach((k, v) -> family.member(k).ifPresent(m -> {
+            members.put(m, family.parseMember(m, v, "config file"));
+            memberSources.put(m, Source.FILE);
+        }));
+        env.forEach((k, v) -> family.memberOfEnvVar(k).ifPresent(m -> {
+            members.put(m, family.parseMember(m, v, "environment variable " + k));
+            memberSources.put(m, Source.ENVIRONMENT);
+        }));
+        flags.forEach((k, v) -> family.member(k).ifPresent(m -> {
+            members.put(m, family.parseMember(m, v, "flag"));
+            memberSources.put(m, Source.FLAG);
+        }));
+        values.put(family.key(), Collections.unmodifiableMap(members));
+        memberSources.forEach((m, source) -> sources.put(family.key() + m, source));
+        sources.put(family.key(), memberSources.values().stream().min(Comparator.naturalOrder()).orElse(Source.DEFAULT));
     }
 
     /** Only flags and defaults: for tests and embedding. */
@@ -106,11 +150,41 @@ public final class IngestConfig {
         return sources.get(setting.key());
     }
 
+    /** Shown instead of a secret value, as Kafka's clients show their passwords. */
+    public static final String HIDDEN = "[hidden]";
+
+    /** One effective setting as it may be printed: secrets are already {@link #HIDDEN}. */
+    public record Shown(String key, String text, Source source) {
+    }
+
+    /**
+     * Every effective value as text, in declaration order, with where it came from; each member of
+     * a family on its own line, and secret values hidden. What any printout of settings should use.
+     */
+    public List<Shown> shown() {
+        List<Shown> out = new ArrayList<>();
+        for (Setting<?> s : declared.values()) {
+            if (s.isFamily()) {
+                @SuppressWarnings("unchecked")
+                Map<String, String> members = (Map<String, String>) values.get(s.key());
+                members.forEach((m, v) -> out.add(new Shown(s.key() + m, s.isSecret(m) ? HIDDEN : v,
+                        sources.get(s.key() + m))));
+            } else {
+                out.add(new Shown(s.key(), values.containsKey(s.key()) ? format(s) : "(not set)", sources.get(s.key())));
+            }
+        }
+        return out;
+    }
+
     /** A copy with one more layer of flags on top; the result is validated like the original. */
     public IngestConfig with(Map<String, String> flags) {
         Map<String, String> merged = new LinkedHashMap<>();
         for (Setting<?> s : declared.values()) {
-            if (values.containsKey(s.key()) && sources.get(s.key()) != Source.DEFAULT) {
+            if (s.isFamily()) {
+                @SuppressWarnings("unchecked")
+                Map<String, String> members = (Map<String, String>) values.get(s.key());
+                members.forEach((m, v) -> merged.put(s.key() + m, v));
+            } else if (values.containsKey(s.key()) && sources.get(s.key()) != Source.DEFAULT) {
                 merged.put(s.key(), format(s));
             }
         }
@@ -124,10 +198,11 @@ public final class IngestConfig {
         return s.format(value);
     }
 
-    private static void rejectUnknown(Map<String, Setting<?>> declared, Collection<String> keys, String what) {
+    private static void rejectUnknown(Map<String, Setting<?>> declared, List<Setting<?>> families,
+                                      Collection<String> keys, String what) {
         List<String> unknown = new ArrayList<>();
         for (String k : keys) {
-            if (!declared.containsKey(k)) {
+            if (!declared.containsKey(k) && families.stream().noneMatch(f -> f.member(k).isPresent())) {
                 unknown.add(k);
             }
         }
@@ -137,7 +212,8 @@ public final class IngestConfig {
         }
     }
 
-    private static String closest(String key, Collection<String> known) {
+    /** "; did you mean X?" for the known name nearest to {@code key}, or nothing when none is near. */
+    static String closest(String key, Collection<String> known) {
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         for (String candidate : known) {

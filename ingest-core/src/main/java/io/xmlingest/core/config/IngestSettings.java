@@ -4,6 +4,7 @@ import static io.xmlingest.core.config.Validators.between;
 import static io.xmlingest.core.config.Validators.oneOf;
 
 import java.util.List;
+import java.util.Map;
 import javax.xml.namespace.QName;
 
 /**
@@ -161,6 +162,18 @@ public final class IngestSettings {
                     + "by the broker. A restarted worker aborts its predecessor's at once.",
             between(1_000, 900_000));
 
+    public static final Setting<Map<String, String>> KAFKA_CLIENT = Setting.family("kafka.client.",
+            "Any other Kafka client setting, passed through to each client xmlingest makes that knows the key: "
+                    + "producers (the worker's transactional one too), consumers (the checkpoint reader, read) and "
+                    + "admin clients. For a secured cluster: kafka.client.security.protocol=SASL_SSL, "
+                    + "kafka.client.sasl.mechanism, kafka.client.sasl.jaas.config, kafka.client.ssl.truststore.location "
+                    + "(see the README). The key must be a Kafka producer, consumer or admin client setting, and its "
+                    + "value is checked as Kafka checks it. Keys xmlingest sets itself are refused, naming what to use "
+                    + "instead (bootstrap.servers is kafka.bootstrap.servers; acks, enable.idempotence, "
+                    + "isolation.level, transactional.id, client.id and the serializers are fixed). Values of "
+                    + "password settings and sasl.jaas.config are shown as [hidden].",
+            KafkaClientKeys::check, KafkaClientKeys::isSecret);
+
     public static final Setting<Integer> XML_MAX_DEPTH = Setting.of("xml.max.depth", SettingType.INT, 500,
             "Deepest element nesting accepted in a file.", between(1, 100_000));
 
@@ -198,7 +211,7 @@ public final class IngestSettings {
             TOPIC, TOPIC_DEAD_LETTERS, TOPIC_STATUS, TOPIC_CHECKPOINTS, TOPIC_PARTITIONS, TOPIC_REPLICATION_FACTOR, TOPIC_READY_TIMEOUT_MS,
             PAGE_MAX_RECORDS, PAGE_MAX_BYTES, COMMIT_INTERVAL_MS, BIND_THREADS, PUBLISH_MAX_PAGES_IN_FLIGHT,
             BOOTSTRAP_SERVERS, COMPRESSION, LINGER_MS, BATCH_SIZE, MAX_REQUEST_SIZE, DELIVERY_TIMEOUT_MS,
-            TRANSACTION_TIMEOUT_MS,
+            TRANSACTION_TIMEOUT_MS, KAFKA_CLIENT,
             XML_MAX_DEPTH, XML_MAX_ATTRIBUTES, XML_MAX_ATTRIBUTE_SIZE, XML_MAX_TEXT_SIZE,
             XML_MAX_RECORD_SIZE, XML_DOCTYPE, XML_MAX_ENTITY_EXPANSIONS, XML_MAX_ENTITY_DEPTH);
 }

@@ -2,13 +2,20 @@ package io.xmlingest.core.publish;
 
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.config.KafkaClientKeys;
+import io.xmlingest.core.config.KafkaClientKeys.Client;
 import io.xmlingest.core.error.ConfigException;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
-/** Kafka client properties derived from xmlingest's settings. */
+/**
+ * Kafka client properties derived from xmlingest's settings. Every client starts from the
+ * kafka.client.* keys it knows (security, SASL, SSL and the like), and xmlingest's own keys, which
+ * that family refuses, are set over them.
+ */
 public final class KafkaClientSettings {
     private KafkaClientSettings() {
     }
@@ -24,7 +31,7 @@ public final class KafkaClientSettings {
 
     /** Idempotent, acks from all in-sync replicas: a retried send never writes a record twice. */
     public static Properties producer(IngestConfig config) {
-        Properties p = new Properties();
+        Properties p = passedThrough(config, Client.PRODUCER);
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(config));
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -67,15 +74,26 @@ public final class KafkaClientSettings {
 
     /** A consumer's connection properties; the caller sets deserializers and isolation. */
     public static Properties consumer(IngestConfig config) {
-        Properties p = new Properties();
-        p.put(org.apache.kafka.clients.consumer.ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(config));
+        Properties p = passedThrough(config, Client.CONSUMER);
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(config));
         return p;
     }
 
     public static Properties admin(IngestConfig config) {
-        Properties p = new Properties();
+        Properties p = passedThrough(config, Client.ADMIN);
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(config));
         p.put(AdminClientConfig.CLIENT_ID_CONFIG, "xmlingest-admin");
+        return p;
+    }
+
+    /** The kafka.client.* keys this kind of client knows; giving it others would only make it warn. */
+    private static Properties passedThrough(IngestConfig config, Client client) {
+        Properties p = new Properties();
+        config.get(IngestSettings.KAFKA_CLIENT).forEach((key, value) -> {
+            if (KafkaClientKeys.accepts(client, key)) {
+                p.put(key, value);
+            }
+        });
         return p;
     }
 }

@@ -84,7 +84,7 @@ class IngestConfigTest {
     void theDocTableListsEverySettingOnce() {
         String table = ConfigDocPrinter.markdownTable(IngestSettings.ALL);
         for (Setting<?> s : IngestSettings.ALL) {
-            assertThat(table).containsOnlyOnce("| `" + s.key() + "` |");
+            assertThat(table).containsOnlyOnce("| `" + s.documentedKey() + "` |");
         }
         assertThat(table).contains("`4MiB`").contains("(required)");
     }
