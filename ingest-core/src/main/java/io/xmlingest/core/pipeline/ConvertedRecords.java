@@ -60,7 +60,7 @@ final class ConvertedRecords implements AutoCloseable {
         static Plan of(IngestConfig config, RecordModel model) {
             int threads = config.get(IngestSettings.BIND_THREADS);
             // Twice a page: the next page is read and bound while the last one is committed.
-            return new Plan(model, config.get(IngestSettings.MAX_REQUEST_SIZE),
+            return new Plan(model.withTopicsOf(config), config.get(IngestSettings.MAX_REQUEST_SIZE),
                     threads > 0 ? threads : Runtime.getRuntime().availableProcessors(),
                     2 * config.get(IngestSettings.PAGE_MAX_RECORDS), 2 * config.get(IngestSettings.PAGE_MAX_BYTES));
         }

@@ -80,6 +80,21 @@ public final class RecordModel {
     }
 
     /**
+     * This model with the topics {@code config} names. A model is built once and is expensive (the
+     * JAXB context); the topics are cheap and belong to the configuration a pipeline is made with,
+     * which may not be the one the model was first built from.
+     */
+    public RecordModel withTopicsOf(IngestConfig config) {
+        List<String> topics = aligned(config, IngestSettings.TOPIC, types.size(), null);
+        List<RecordType> retargeted = new ArrayList<>();
+        for (int i = 0; i < types.size(); i++) {
+            RecordType t = types.get(i);
+            retargeted.add(new RecordType(t.element(), t.type(), t.keyName(), t.keys(), topics.get(i)));
+        }
+        return retargeted.equals(types) ? this : new RecordModel(retargeted, context, schema);
+    }
+
+    /**
      * A list setting read against the record elements: one entry per element, or one for all.
      * An empty list means {@code empty} for all, when the setting allows that.
      */

@@ -267,4 +267,16 @@ class FanOutTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("record.schema").hasMessageContaining("schema-less");
     }
+
+    @Test
+    void aModelBuiltOnceServesPipelinesOfOtherTopics() throws Exception {
+        RecordModel model = RecordModel.of(config());
+        Path f = shopFile(order(1, "2") + invoice(1, 1));
+        InMemoryPagePublisher publisher = new InMemoryPagePublisher();
+
+        IngestionPipeline.create(config("topic", "run-2-orders,run-2-invoices"), model, publisher, IngestListener.NONE)
+                .ingest(f);
+
+        assertThat(published(publisher)).extracting(OutgoingRecord::topic).containsExactly("run-2-orders", "run-2-invoices");
+    }
 }
