@@ -35,17 +35,21 @@ class XmlTreeBinderTest {
 
     /** Converts every {@code element} record of {@code xml}, from the live cursor and from the copy; both must agree. */
     private List<String> convert(String xml, QName element) throws Exception {
+        return convert(xml, element, LIMITS);
+    }
+
+    private List<String> convert(String xml, QName element, XmlLimits limits) throws Exception {
         Path f = Files.writeString(dir.resolve("f.xml"), xml);
         List<String> live = new ArrayList<>();
         List<String> copied = new ArrayList<>();
         XmlTreeBinder binder = new XmlTreeBinder();
         XmlTreeJsonEncoder encoder = new XmlTreeJsonEncoder();
-        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, element, LIMITS)) {
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, element, limits)) {
             while (s.next()) {
                 live.add(new String(encoder.encode(binder.bind(s.record(), where(s))), StandardCharsets.UTF_8));
             }
         }
-        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, element, LIMITS)) {
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, element, limits)) {
             while (s.next()) {
                 ErrorLocation at = where(s);
                 copied.add(new String(encoder.encode(binder.bind(s.capture().reader(), at)), StandardCharsets.UTF_8));
@@ -138,6 +142,15 @@ class XmlTreeBinderTest {
     void charactersOutsideTheBasicPlaneAreWrittenAsUtf8() throws Exception {
         String json = items("<item><e>\uD83D\uDE00 &#x1F600;</e></item>").get(0);
         assertThat(json).isEqualTo("{\"e\":\"\uD83D\uDE00 \uD83D\uDE00\"}");
+    }
+
+    @Test
+    void aRecordAsDeepAsTheDepthLimitAllowsIsConvertedWithoutRecursion() throws Exception {
+        int depth = 20_000;
+        XmlLimits deep = new XmlLimits(depth + 10, 500, 65536, 1 << 20, DoctypePolicy.INTERNAL, 100, 4, 1 << 20);
+        String xml = "<root xmlns=\"urn:t\"><item>" + "<d>".repeat(depth) + "x" + "</d>".repeat(depth) + "</item></root>";
+        String expected = "{" + "\"d\":{".repeat(depth - 1) + "\"d\":\"x\"" + "}".repeat(depth);
+        assertThat(convert(xml, new QName("urn:t", "item"), deep)).containsExactly(expected);
     }
 
     @Test
