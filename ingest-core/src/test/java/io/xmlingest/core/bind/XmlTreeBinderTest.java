@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.xmlingest.core.encode.JsonRecordEncoder;
 import io.xmlingest.core.encode.XmlTreeJsonEncoder;
 import io.xmlingest.core.error.ErrorLocation;
+import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.error.RecordRejectedException;
 import io.xmlingest.core.split.DoctypePolicy;
 import io.xmlingest.core.split.StaxRecordSplitter;
 import io.xmlingest.core.split.XmlLimits;
@@ -145,12 +147,80 @@ class XmlTreeBinderTest {
     }
 
     @Test
+    void whitespaceOnlyPiecesBetweenChildrenAreDroppedButTextPiecesKeepTheirSpaces() throws Exception {
+        assertThat(items("<item><p>one <em>two</em>\n    <b>x</b> three</p><q>\n  </q><r k=\"v\">\n  <s/>\n</r></item>"))
+                .containsExactly("{\"p\":{\"em\":\"two\",\"b\":\"x\",\"value\":\"one  three\"},\"q\":\"\\n  \","
+                        + "\"r\":{\"k\":\"v\",\"s\":\"\"}}");
+    }
+
+    @Test
+    void theSameLocalNameInTwoForeignNamespacesAndInNoneStaysApart() throws Exception {
+        assertThat(items("<item xmlns:a=\"urn:a\" xmlns:b=\"urn:b\" a:k=\"1\" b:k=\"2\" k=\"3\">"
+                + "<a:n>1</a:n><b:n>2</b:n><a:n>3</a:n></item>"))
+                .containsExactly("{\"{urn:a}k\":\"1\",\"{urn:b}k\":\"2\",\"k\":\"3\","
+                        + "\"{urn:a}n\":[\"1\",\"3\"],\"{urn:b}n\":\"2\"}");
+    }
+
+    @Test
+    void anAttributeInTheRecordsNamespaceIsPlainUnlessThatWouldDuplicateAProperty() throws Exception {
+        assertThat(items("<item xmlns:t=\"urn:t\" t:a=\"1\" b=\"2\"/>")).containsExactly("{\"a\":\"1\",\"b\":\"2\"}");
+        // Either order: JSON with the same property twice would lose one value in most readers.
+        assertThat(items("<item xmlns:t=\"urn:t\" t:a=\"1\" a=\"2\"/><item xmlns:t=\"urn:t\" a=\"2\" t:a=\"1\"/>"))
+                .containsExactly("{\"{urn:t}a\":\"1\",\"a\":\"2\"}", "{\"a\":\"2\",\"{urn:t}a\":\"1\"}");
+        // Elements in no namespace and in the record's are one name, as documented.
+        assertThat(items("<item><n>1</n><n xmlns=\"\">2</n></item>")).containsExactly("{\"n\":[\"1\",\"2\"]}");
+    }
+
+    @Test
+    void aNilRecordIsAnEmptyObject() throws Exception {
+        assertThat(items("<item xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:nil=\"true\"/>"))
+                .containsExactly("{}");
+    }
+
+    @Test
     void aRecordAsDeepAsTheDepthLimitAllowsIsConvertedWithoutRecursion() throws Exception {
         int depth = 20_000;
         XmlLimits deep = new XmlLimits(depth + 10, 500, 65536, 1 << 20, DoctypePolicy.INTERNAL, 100, 4, 1 << 20);
         String xml = "<root xmlns=\"urn:t\"><item>" + "<d>".repeat(depth) + "x" + "</d>".repeat(depth) + "</item></root>";
         String expected = "{" + "\"d\":{".repeat(depth - 1) + "\"d\":\"x\"" + "}".repeat(depth);
         assertThat(convert(xml, new QName("urn:t", "item"), deep)).containsExactly(expected);
+    }
+
+    @Test
+    void brokenXmlInsideARecordFailsTheFileAndSaysWhere() throws Exception {
+        Path f = Files.writeString(dir.resolve("broken.xml"),
+                "<root xmlns=\"urn:t\">\n<item><a>1</a></item>\n<item>\n  <a>1</b>\n</item></root>");
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, new QName("urn:t", "item"), LIMITS)) {
+            XmlTreeBinder binder = new XmlTreeBinder();
+            assertThat(s.next()).isTrue();
+            assertThat(binder.bind(s.record(), where(s)).get("a")).isEqualTo("1");
+            assertThat(s.next()).isTrue();
+            ErrorLocation at = where(s);
+            assertThatThrownBy(() -> binder.bind(s.record(), at))
+                    .isInstanceOf(FileFailedException.class)
+                    .hasMessageContaining("XML is not readable")
+                    .satisfies(e -> {
+                        ErrorLocation where = ((FileFailedException) e).location().orElseThrow();
+                        assertThat(where.recordIndex()).isEqualTo(1);
+                        assertThat(where.line()).isEqualTo(4);
+                    });
+        }
+    }
+
+    @Test
+    void aRecordOverTheSizeLimitIsRejectedNamingTheSetting() throws Exception {
+        XmlLimits small = new XmlLimits(500, 500, 65536, 1 << 20, DoctypePolicy.INTERNAL, 100, 4, 200);
+        Path f = Files.writeString(dir.resolve("big.xml"), "<root xmlns=\"urn:t\"><item>"
+                + "<a>0123456789</a>".repeat(50) + "</item><item><a>small</a></item></root>");
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, new QName("urn:t", "item"), small)) {
+            XmlTreeBinder binder = new XmlTreeBinder();
+            assertThat(s.next()).isTrue();
+            ErrorLocation at = where(s);
+            assertThatThrownBy(() -> binder.bind(s.record(), at))
+                    .isInstanceOf(RecordRejectedException.class)
+                    .hasMessageContaining("record larger than 200 characters")
+                    .hasMessageContaining("xml.max.record.size");
+        }
     }
 
     @Test
