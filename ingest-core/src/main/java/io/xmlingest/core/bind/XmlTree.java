@@ -13,10 +13,13 @@ public final class XmlTree {
 
     private final String[] names;
     private final Object[] values;
+    /** Whether the last entry is the element's own text ({@link #TEXT}), which is no attribute or child. */
+    private final boolean hasText;
 
-    XmlTree(List<String> names, List<Object> values) {
+    XmlTree(List<String> names, List<Object> values, boolean hasText) {
         this.names = names.toArray(String[]::new);
         this.values = values.toArray();
+        this.hasText = hasText;
     }
 
     public int size() {
@@ -48,20 +51,51 @@ public final class XmlTree {
 
     /**
      * The text of the attribute or child element {@code localName}, for a message key: the
-     * element when both exist, as in the JSON. Null when neither has a value.
+     * element when both exist, as in the JSON; failing those, the one attribute or element of
+     * that local name in another namespace. Never the element's own text. Null when there is no
+     * such value (or it is nil).
      *
-     * @throws IllegalArgumentException when the value is structured or repeated, and so no key
+     * @throws IllegalArgumentException when the value is structured or repeated, or the name is
+     *                                  in several namespaces, and so no key
      */
     public String keyOf(String localName) {
-        Object v = get(localName);
-        if (v == null) {
-            v = get("@" + localName);
+        int at = indexOf(localName);
+        if (at < 0) {
+            at = indexOf("@" + localName);
         }
+        if (at < 0) {
+            at = inOtherNamespace(localName);
+        }
+        Object v = at < 0 ? null : values[at];
         if (v == null || v instanceof String) {
             return (String) v;
         }
         throw new IllegalArgumentException(localName + " is " + (v instanceof List ? "repeated" : "a structure")
                 + ", not a single value");
+    }
+
+    private int indexOf(String name) {
+        for (int i = 0, n = hasText ? names.length - 1 : names.length; i < n; i++) {
+            if (names[i].equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private int inOtherNamespace(String localName) {
+        String suffix = "}" + localName;
+        int found = -1;
+        for (int i = 0, n = hasText ? names.length - 1 : names.length; i < n; i++) {
+            if (names[i].endsWith(suffix) && names[i].startsWith("{")) {
+                if (found >= 0) {
+                    throw new IllegalArgumentException(localName + " is in more than one namespace ("
+                            + names[found] + ", " + names[i] + "), not a single value");
+                }
+                found = i;
+            }
+        }
+        return found;
     }
 
     /** Builds a tree as the binder reads it. */
@@ -113,7 +147,7 @@ public final class XmlTree {
                 names.add(names.contains(TEXT) ? "#" + TEXT : TEXT);
                 values.add(text);
             }
-            return new XmlTree(names, values);
+            return new XmlTree(names, values, text != null);
         }
     }
 

@@ -237,6 +237,26 @@ class XmlTreeBinderTest {
         }
     }
 
+    @Test
+    void aKeyIsAnAttributeOrElementByLocalNameNeverTheElementsOwnText() throws Exception {
+        Path f = Files.writeString(dir.resolve("k2.xml"), "<root xmlns=\"urn:t\" xmlns:o=\"urn:o\" xmlns:p=\"urn:p\">"
+                + "<item id=\"a\"><id>e</id>text</item>"
+                + "<item>text<o:no>7</o:no></item>"
+                + "<item><o:no>1</o:no><p:no>2</p:no></item></root>");
+        List<XmlTree> trees = new ArrayList<>();
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, new QName("urn:t", "item"), LIMITS)) {
+            XmlTreeBinder binder = new XmlTreeBinder();
+            while (s.next()) {
+                trees.add(binder.bind(s.record(), where(s)));
+            }
+        }
+        assertThat(trees.get(0).keyOf("id")).as("the element, as in the JSON").isEqualTo("e");
+        assertThat(trees.get(0).keyOf("value")).as("text is no attribute or element").isNull();
+        assertThat(trees.get(1).keyOf("no")).isEqualTo("7");
+        assertThatThrownBy(() -> trees.get(2).keyOf("no")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no is in more than one namespace ({urn:o}no, {urn:p}no)");
+    }
+
     /**
      * Generated persons bound by the model and without it: every value the model binds appears,
      * as its XML text, under the same name in the schema-less record.
