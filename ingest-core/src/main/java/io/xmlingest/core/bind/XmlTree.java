@@ -2,6 +2,7 @@ package io.xmlingest.core.bind;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 
 /**
@@ -100,6 +101,8 @@ public final class XmlTree {
 
     /** Builds a tree as the binder reads it. */
     static final class Builder {
+        private static final int INDEX_FROM = 16;
+
         private final List<String> attributeNames = new ArrayList<>(4);
         private final List<String> attributeValues = new ArrayList<>(4);
         private final List<String> childNames = new ArrayList<>(8);
@@ -110,9 +113,19 @@ public final class XmlTree {
             attributeValues.add(value);
         }
 
+        /**
+         * Where each child name is, once there are more than a few: a record may have hundreds of
+         * thousands of distinct children within the size limit, and a scan per child would make
+         * such a record take minutes to read.
+         */
+        private HashMap<String, Integer> childIndex;
+
         void child(String name, Object value) {
-            int at = childNames.indexOf(name);
+            int at = indexOfChild(name);
             if (at < 0) {
+                if (childIndex != null) {
+                    childIndex.put(name, childNames.size());
+                }
                 childNames.add(name);
                 childValues.add(value);
             } else if (childValues.get(at) instanceof Repeated repeated) {
@@ -125,6 +138,22 @@ public final class XmlTree {
             }
         }
 
+        private int indexOfChild(String name) {
+            if (childIndex == null) {
+                int at = childNames.indexOf(name);
+                if (at >= 0 || childNames.size() < INDEX_FROM) {
+                    return at;
+                }
+                childIndex = new HashMap<>(childNames.size() * 2);
+                for (int i = 0; i < childNames.size(); i++) {
+                    childIndex.put(childNames.get(i), i);
+                }
+                return -1;
+            }
+            Integer at = childIndex.get(name);
+            return at == null ? -1 : at;
+        }
+
         boolean isEmpty() {
             return attributeNames.isEmpty() && childNames.isEmpty();
         }
@@ -135,7 +164,7 @@ public final class XmlTree {
             List<Object> values = new ArrayList<>(names.size());
             for (int i = 0; i < attributeNames.size(); i++) {
                 String name = attributeNames.get(i);
-                names.add(childNames.contains(name) ? "@" + name : name);
+                names.add(indexOfChild(name) >= 0 ? "@" + name : name);
                 values.add(attributeValues.get(i));
             }
             for (int i = 0; i < childNames.size(); i++) {
@@ -144,7 +173,8 @@ public final class XmlTree {
                 values.add(v instanceof Repeated r ? Collections.unmodifiableList(r) : v);
             }
             if (text != null) {
-                names.add(names.contains(TEXT) ? "#" + TEXT : TEXT);
+                boolean taken = indexOfChild(TEXT) >= 0 || attributeNames.contains(TEXT);
+                names.add(taken ? "#" + TEXT : TEXT);
                 values.add(text);
             }
             return new XmlTree(names, values, text != null);

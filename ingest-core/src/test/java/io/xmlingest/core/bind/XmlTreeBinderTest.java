@@ -187,6 +187,26 @@ class XmlTreeBinderTest {
     }
 
     @Test
+    void aWideRecordKeepsEveryNameInOrder() throws Exception {
+        int width = 200_000;
+        StringBuilder body = new StringBuilder("<item a=\"x\">");
+        for (int i = 0; i < width; i++) {
+            body.append("<f").append(i).append("/>");
+        }
+        body.append("<f0>again</f0><a>child</a></item>");
+        XmlLimits wide = new XmlLimits(500, 500, 65536, 1 << 20, DoctypePolicy.INTERNAL, 100, 4, 1 << 24);
+        String json = convert("<root xmlns=\"urn:t\">" + body + "</root>", new QName("urn:t", "item"), wide).get(0);
+        var tree = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json);
+        assertThat(tree.size()).isEqualTo(width + 2);
+        List<String> names = new ArrayList<>();
+        tree.fieldNames().forEachRemaining(names::add);
+        assertThat(names.subList(0, 3)).containsExactly("@a", "f0", "f1");
+        assertThat(names.get(names.size() - 1)).isEqualTo("a");
+        assertThat(tree.get("f0").toString()).isEqualTo("[\"\",\"again\"]");
+        assertThat(tree.get("f" + (width - 1)).asText()).isEmpty();
+    }
+
+    @Test
     void brokenXmlInsideARecordFailsTheFileAndSaysWhere() throws Exception {
         Path f = Files.writeString(dir.resolve("broken.xml"),
                 "<root xmlns=\"urn:t\">\n<item><a>1</a></item>\n<item>\n  <a>1</b>\n</item></root>");
