@@ -2,6 +2,7 @@ package io.xmlingest.core.bind;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 
 /**
@@ -13,10 +14,13 @@ public final class XmlTree {
 
     private final String[] names;
     private final Object[] values;
+    /** Whether the last entry is the element's own text ({@link #TEXT}), which is no attribute or child. */
+    private final boolean hasText;
 
-    XmlTree(List<String> names, List<Object> values) {
+    XmlTree(List<String> names, List<Object> values, boolean hasText) {
         this.names = names.toArray(String[]::new);
         this.values = values.toArray();
+        this.hasText = hasText;
     }
 
     public int size() {
@@ -48,15 +52,22 @@ public final class XmlTree {
 
     /**
      * The text of the attribute or child element {@code localName}, for a message key: the
-     * element when both exist, as in the JSON. Null when neither has a value.
+     * element when both exist, as in the JSON; failing those, the one attribute or element of
+     * that local name in another namespace. Never the element's own text. Null when there is no
+     * such value (or it is nil).
      *
-     * @throws IllegalArgumentException when the value is structured or repeated, and so no key
+     * @throws IllegalArgumentException when the value is structured or repeated, or the name is
+     *                                  in several namespaces, and so no key
      */
     public String keyOf(String localName) {
-        Object v = get(localName);
-        if (v == null) {
-            v = get("@" + localName);
+        int at = indexOf(localName);
+        if (at < 0) {
+            at = indexOf("@" + localName);
         }
+        if (at < 0) {
+            at = inOtherNamespace(localName);
+        }
+        Object v = at < 0 ? null : values[at];
         if (v == null || v instanceof String) {
             return (String) v;
         }
@@ -64,8 +75,34 @@ public final class XmlTree {
                 + ", not a single value");
     }
 
+    private int indexOf(String name) {
+        for (int i = 0, n = hasText ? names.length - 1 : names.length; i < n; i++) {
+            if (names[i].equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private int inOtherNamespace(String localName) {
+        String suffix = "}" + localName;
+        int found = -1;
+        for (int i = 0, n = hasText ? names.length - 1 : names.length; i < n; i++) {
+            if (names[i].endsWith(suffix) && names[i].startsWith("{")) {
+                if (found >= 0) {
+                    throw new IllegalArgumentException(localName + " is in more than one namespace ("
+                            + names[found] + ", " + names[i] + "), not a single value");
+                }
+                found = i;
+            }
+        }
+        return found;
+    }
+
     /** Builds a tree as the binder reads it. */
     static final class Builder {
+        private static final int INDEX_FROM = 16;
+
         private final List<String> attributeNames = new ArrayList<>(4);
         private final List<String> attributeValues = new ArrayList<>(4);
         private final List<String> childNames = new ArrayList<>(8);
@@ -76,9 +113,19 @@ public final class XmlTree {
             attributeValues.add(value);
         }
 
+        /**
+         * Where each child name is, once there are more than a few: a record may have hundreds of
+         * thousands of distinct children within the size limit, and a scan per child would make
+         * such a record take minutes to read.
+         */
+        private HashMap<String, Integer> childIndex;
+
         void child(String name, Object value) {
-            int at = childNames.indexOf(name);
+            int at = indexOfChild(name);
             if (at < 0) {
+                if (childIndex != null) {
+                    childIndex.put(name, childNames.size());
+                }
                 childNames.add(name);
                 childValues.add(value);
             } else if (childValues.get(at) instanceof Repeated repeated) {
@@ -91,6 +138,22 @@ public final class XmlTree {
             }
         }
 
+        private int indexOfChild(String name) {
+            if (childIndex == null) {
+                int at = childNames.indexOf(name);
+                if (at >= 0 || childNames.size() < INDEX_FROM) {
+                    return at;
+                }
+                childIndex = new HashMap<>(childNames.size() * 2);
+                for (int i = 0; i < childNames.size(); i++) {
+                    childIndex.put(childNames.get(i), i);
+                }
+                return -1;
+            }
+            Integer at = childIndex.get(name);
+            return at == null ? -1 : at;
+        }
+
         boolean isEmpty() {
             return attributeNames.isEmpty() && childNames.isEmpty();
         }
@@ -101,7 +164,7 @@ public final class XmlTree {
             List<Object> values = new ArrayList<>(names.size());
             for (int i = 0; i < attributeNames.size(); i++) {
                 String name = attributeNames.get(i);
-                names.add(childNames.contains(name) ? "@" + name : name);
+                names.add(indexOfChild(name) >= 0 ? "@" + name : name);
                 values.add(attributeValues.get(i));
             }
             for (int i = 0; i < childNames.size(); i++) {
@@ -110,10 +173,11 @@ public final class XmlTree {
                 values.add(v instanceof Repeated r ? Collections.unmodifiableList(r) : v);
             }
             if (text != null) {
-                names.add(names.contains(TEXT) ? "#" + TEXT : TEXT);
+                boolean taken = indexOfChild(TEXT) >= 0 || attributeNames.contains(TEXT);
+                names.add(taken ? "#" + TEXT : TEXT);
                 values.add(text);
             }
-            return new XmlTree(names, values);
+            return new XmlTree(names, values, text != null);
         }
     }
 

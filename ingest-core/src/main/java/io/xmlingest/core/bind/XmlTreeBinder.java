@@ -17,14 +17,23 @@ import javax.xml.stream.XMLStreamReader;
  *     attribute that shares its name with a child element is written {@code @name};</li>
  * <li>an element met more than once under one parent is a list, in document order;</li>
  * <li>an element with neither attributes nor children is its text, exactly as written (no type
- *     guessing: "01234" stays text; an empty element is ""); otherwise its own text, unless only
- *     whitespace, is kept under {@code value} (mixed content: the pieces joined in order);</li>
+ *     guessing: "01234" stays text; an empty element is ""); otherwise its own text is kept under
+ *     {@code value} ({@code #value} if that name is taken): the pieces between its child elements
+ *     joined in order (mixed content), leaving out each piece that is only whitespace, which is
+ *     indentation;</li>
  * <li>names in no namespace or in the record element's namespace are local names; the XML
  *     namespace is written {@code xml:name}; any other is {@code {namespace-uri}name}, so names
- *     do not depend on the prefixes a file happens to use;</li>
+ *     do not depend on the prefixes a file happens to use. Two elements that differ only in being
+ *     in no namespace or the record's are one name (an array if both occur); two such attributes
+ *     cannot be one JSON property, so the one in the record's namespace is written
+ *     {@code {namespace-uri}name};</li>
  * <li>{@code xsi:} attributes are dropped, but {@code xsi:nil="true"} makes the element null;
- *     namespace declarations, comments and processing instructions are not data.</li>
+ *     namespace declarations, comments and processing instructions are not data; CDATA is text;</li>
+ * <li>the record itself is always an object: one of text alone is {@code {"value": text}}, a nil
+ *     one {@code {}}.</li>
  * </ul>
+ * Depth and sizes are bounded by the splitter's limits; the tree is built with a stack of its own,
+ * so a deep record does not recurse.
  * Not shared between threads.
  */
 public final class XmlTreeBinder implements RecordBinder<XmlTree> {
@@ -35,7 +44,27 @@ public final class XmlTreeBinder implements RecordBinder<XmlTree> {
         final String name;
         final XmlTree.Builder tree = new XmlTree.Builder();
         final StringBuilder text = new StringBuilder();
+        /** Where the text since the last child tag starts in {@code text}, and whether it is more than whitespace. */
+        int pieceStart;
+        boolean pieceHasText;
         boolean nil;
+
+        void appendText(char[] chars, int start, int length) {
+            text.append(chars, start, length);
+            for (int i = start, end = start + length; !pieceHasText && i < end; i++) {
+                char c = chars[i];
+                pieceHasText = c != ' ' && c != '\t' && c != '\n' && c != '\r';
+            }
+        }
+
+        /** Indentation between child elements is layout, not content: a piece of whitespace alone is dropped. */
+        void endPiece() {
+            if (!pieceHasText) {
+                text.setLength(pieceStart);
+            }
+            pieceStart = text.length();
+            pieceHasText = false;
+        }
 
         Frame(String name) {
             this.name = name;
@@ -50,9 +79,14 @@ public final class XmlTreeBinder implements RecordBinder<XmlTree> {
             int event = record.getEventType();
             while (true) {
                 switch (event) {
-                    case XMLStreamConstants.START_ELEMENT -> start(record, recordNamespace);
+                    case XMLStreamConstants.START_ELEMENT -> {
+                        if (!open.isEmpty()) {
+                            open.peek().endPiece();
+                        }
+                        start(record, recordNamespace);
+                    }
                     case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA, XMLStreamConstants.SPACE ->
-                            open.peek().text.append(record.getTextCharacters(), record.getTextStart(),
+                            open.peek().appendText(record.getTextCharacters(), record.getTextStart(),
                                     record.getTextLength());
                     case XMLStreamConstants.END_ELEMENT -> {
                         Frame done = open.pop();
@@ -87,21 +121,35 @@ public final class XmlTreeBinder implements RecordBinder<XmlTree> {
                 }
                 continue;
             }
+            String local = r.getAttributeLocalName(i);
             // An unprefixed attribute is in no namespace whatever the default namespace is.
-            f.tree.attribute(name(ns, r.getAttributeLocalName(i), ""), r.getAttributeValue(i));
+            String name = ns.equals(recordNamespace) && hasPlainAttribute(r, local)
+                    ? "{" + ns + "}" + local : name(ns, local, recordNamespace);
+            f.tree.attribute(name, r.getAttributeValue(i));
         }
         open.push(f);
+    }
+
+    /** Whether the element also has an attribute {@code local} in no namespace, which keeps the plain name. */
+    private static boolean hasPlainAttribute(XMLStreamReader r, String local) {
+        for (int i = 0, n = r.getAttributeCount(); i < n; i++) {
+            String ns = r.getAttributeNamespace(i);
+            if ((ns == null || ns.isEmpty()) && local.equals(r.getAttributeLocalName(i))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Object valueOf(Frame f) {
         if (f.nil) {
             return null;
         }
-        String text = f.text.toString();
         if (f.tree.isEmpty()) {
-            return text;
+            return f.text.toString();
         }
-        return f.tree.build(text.isBlank() ? null : text);
+        f.endPiece();
+        return f.tree.build(f.text.isEmpty() ? null : f.text.toString());
     }
 
     /** A record that is only text (or nil) is still an object, so every message is one: its text goes under "value". */

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.xmlingest.core.encode.JsonRecordEncoder;
 import io.xmlingest.core.encode.XmlTreeJsonEncoder;
 import io.xmlingest.core.error.ErrorLocation;
+import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.error.RecordRejectedException;
 import io.xmlingest.core.split.DoctypePolicy;
 import io.xmlingest.core.split.StaxRecordSplitter;
 import io.xmlingest.core.split.XmlLimits;
@@ -35,17 +37,21 @@ class XmlTreeBinderTest {
 
     /** Converts every {@code element} record of {@code xml}, from the live cursor and from the copy; both must agree. */
     private List<String> convert(String xml, QName element) throws Exception {
+        return convert(xml, element, LIMITS);
+    }
+
+    private List<String> convert(String xml, QName element, XmlLimits limits) throws Exception {
         Path f = Files.writeString(dir.resolve("f.xml"), xml);
         List<String> live = new ArrayList<>();
         List<String> copied = new ArrayList<>();
         XmlTreeBinder binder = new XmlTreeBinder();
         XmlTreeJsonEncoder encoder = new XmlTreeJsonEncoder();
-        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, element, LIMITS)) {
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, element, limits)) {
             while (s.next()) {
                 live.add(new String(encoder.encode(binder.bind(s.record(), where(s))), StandardCharsets.UTF_8));
             }
         }
-        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, element, LIMITS)) {
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, element, limits)) {
             while (s.next()) {
                 ErrorLocation at = where(s);
                 copied.add(new String(encoder.encode(binder.bind(s.capture().reader(), at)), StandardCharsets.UTF_8));
@@ -141,6 +147,103 @@ class XmlTreeBinderTest {
     }
 
     @Test
+    void whitespaceOnlyPiecesBetweenChildrenAreDroppedButTextPiecesKeepTheirSpaces() throws Exception {
+        assertThat(items("<item><p>one <em>two</em>\n    <b>x</b> three</p><q>\n  </q><r k=\"v\">\n  <s/>\n</r></item>"))
+                .containsExactly("{\"p\":{\"em\":\"two\",\"b\":\"x\",\"value\":\"one  three\"},\"q\":\"\\n  \","
+                        + "\"r\":{\"k\":\"v\",\"s\":\"\"}}");
+    }
+
+    @Test
+    void theSameLocalNameInTwoForeignNamespacesAndInNoneStaysApart() throws Exception {
+        assertThat(items("<item xmlns:a=\"urn:a\" xmlns:b=\"urn:b\" a:k=\"1\" b:k=\"2\" k=\"3\">"
+                + "<a:n>1</a:n><b:n>2</b:n><a:n>3</a:n></item>"))
+                .containsExactly("{\"{urn:a}k\":\"1\",\"{urn:b}k\":\"2\",\"k\":\"3\","
+                        + "\"{urn:a}n\":[\"1\",\"3\"],\"{urn:b}n\":\"2\"}");
+    }
+
+    @Test
+    void anAttributeInTheRecordsNamespaceIsPlainUnlessThatWouldDuplicateAProperty() throws Exception {
+        assertThat(items("<item xmlns:t=\"urn:t\" t:a=\"1\" b=\"2\"/>")).containsExactly("{\"a\":\"1\",\"b\":\"2\"}");
+        // Either order: JSON with the same property twice would lose one value in most readers.
+        assertThat(items("<item xmlns:t=\"urn:t\" t:a=\"1\" a=\"2\"/><item xmlns:t=\"urn:t\" a=\"2\" t:a=\"1\"/>"))
+                .containsExactly("{\"{urn:t}a\":\"1\",\"a\":\"2\"}", "{\"a\":\"2\",\"{urn:t}a\":\"1\"}");
+        // Elements in no namespace and in the record's are one name, as documented.
+        assertThat(items("<item><n>1</n><n xmlns=\"\">2</n></item>")).containsExactly("{\"n\":[\"1\",\"2\"]}");
+    }
+
+    @Test
+    void aNilRecordIsAnEmptyObject() throws Exception {
+        assertThat(items("<item xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:nil=\"true\"/>"))
+                .containsExactly("{}");
+    }
+
+    @Test
+    void aRecordAsDeepAsTheDepthLimitAllowsIsConvertedWithoutRecursion() throws Exception {
+        int depth = 20_000;
+        XmlLimits deep = new XmlLimits(depth + 10, 500, 65536, 1 << 20, DoctypePolicy.INTERNAL, 100, 4, 1 << 20);
+        String xml = "<root xmlns=\"urn:t\"><item>" + "<d>".repeat(depth) + "x" + "</d>".repeat(depth) + "</item></root>";
+        String expected = "{" + "\"d\":{".repeat(depth - 1) + "\"d\":\"x\"" + "}".repeat(depth);
+        assertThat(convert(xml, new QName("urn:t", "item"), deep)).containsExactly(expected);
+    }
+
+    @Test
+    void aWideRecordKeepsEveryNameInOrder() throws Exception {
+        int width = 200_000;
+        StringBuilder body = new StringBuilder("<item a=\"x\">");
+        for (int i = 0; i < width; i++) {
+            body.append("<f").append(i).append("/>");
+        }
+        body.append("<f0>again</f0><a>child</a></item>");
+        XmlLimits wide = new XmlLimits(500, 500, 65536, 1 << 20, DoctypePolicy.INTERNAL, 100, 4, 1 << 24);
+        String json = convert("<root xmlns=\"urn:t\">" + body + "</root>", new QName("urn:t", "item"), wide).get(0);
+        var tree = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json);
+        assertThat(tree.size()).isEqualTo(width + 2);
+        List<String> names = new ArrayList<>();
+        tree.fieldNames().forEachRemaining(names::add);
+        assertThat(names.subList(0, 3)).containsExactly("@a", "f0", "f1");
+        assertThat(names.get(names.size() - 1)).isEqualTo("a");
+        assertThat(tree.get("f0").toString()).isEqualTo("[\"\",\"again\"]");
+        assertThat(tree.get("f" + (width - 1)).asText()).isEmpty();
+    }
+
+    @Test
+    void brokenXmlInsideARecordFailsTheFileAndSaysWhere() throws Exception {
+        Path f = Files.writeString(dir.resolve("broken.xml"),
+                "<root xmlns=\"urn:t\">\n<item><a>1</a></item>\n<item>\n  <a>1</b>\n</item></root>");
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, new QName("urn:t", "item"), LIMITS)) {
+            XmlTreeBinder binder = new XmlTreeBinder();
+            assertThat(s.next()).isTrue();
+            assertThat(binder.bind(s.record(), where(s)).get("a")).isEqualTo("1");
+            assertThat(s.next()).isTrue();
+            ErrorLocation at = where(s);
+            assertThatThrownBy(() -> binder.bind(s.record(), at))
+                    .isInstanceOf(FileFailedException.class)
+                    .hasMessageContaining("XML is not readable")
+                    .satisfies(e -> {
+                        ErrorLocation where = ((FileFailedException) e).location().orElseThrow();
+                        assertThat(where.recordIndex()).isEqualTo(1);
+                        assertThat(where.line()).isEqualTo(4);
+                    });
+        }
+    }
+
+    @Test
+    void aRecordOverTheSizeLimitIsRejectedNamingTheSetting() throws Exception {
+        XmlLimits small = new XmlLimits(500, 500, 65536, 1 << 20, DoctypePolicy.INTERNAL, 100, 4, 200);
+        Path f = Files.writeString(dir.resolve("big.xml"), "<root xmlns=\"urn:t\"><item>"
+                + "<a>0123456789</a>".repeat(50) + "</item><item><a>small</a></item></root>");
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, new QName("urn:t", "item"), small)) {
+            XmlTreeBinder binder = new XmlTreeBinder();
+            assertThat(s.next()).isTrue();
+            ErrorLocation at = where(s);
+            assertThatThrownBy(() -> binder.bind(s.record(), at))
+                    .isInstanceOf(RecordRejectedException.class)
+                    .hasMessageContaining("record larger than 200 characters")
+                    .hasMessageContaining("xml.max.record.size");
+        }
+    }
+
+    @Test
     void keysAreSingleValuesOnly() throws Exception {
         Path f = Files.writeString(dir.resolve("k.xml"),
                 "<root xmlns=\"urn:t\"><item id=\"7\"><tag>a</tag><tag>b</tag><sub><x>1</x></sub></item></root>");
@@ -152,6 +255,26 @@ class XmlTreeBinderTest {
             assertThatThrownBy(() -> tree.keyOf("tag")).hasMessageContaining("tag is repeated");
             assertThatThrownBy(() -> tree.keyOf("sub")).hasMessageContaining("sub is a structure");
         }
+    }
+
+    @Test
+    void aKeyIsAnAttributeOrElementByLocalNameNeverTheElementsOwnText() throws Exception {
+        Path f = Files.writeString(dir.resolve("k2.xml"), "<root xmlns=\"urn:t\" xmlns:o=\"urn:o\" xmlns:p=\"urn:p\">"
+                + "<item id=\"a\"><id>e</id>text</item>"
+                + "<item>text<o:no>7</o:no></item>"
+                + "<item><o:no>1</o:no><p:no>2</p:no></item></root>");
+        List<XmlTree> trees = new ArrayList<>();
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, new QName("urn:t", "item"), LIMITS)) {
+            XmlTreeBinder binder = new XmlTreeBinder();
+            while (s.next()) {
+                trees.add(binder.bind(s.record(), where(s)));
+            }
+        }
+        assertThat(trees.get(0).keyOf("id")).as("the element, as in the JSON").isEqualTo("e");
+        assertThat(trees.get(0).keyOf("value")).as("text is no attribute or element").isNull();
+        assertThat(trees.get(1).keyOf("no")).isEqualTo("7");
+        assertThatThrownBy(() -> trees.get(2).keyOf("no")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no is in more than one namespace ({urn:o}no, {urn:p}no)");
     }
 
     /**
