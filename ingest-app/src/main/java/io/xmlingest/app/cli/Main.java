@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 @Command(name = "ingest-app", mixinStandardHelpOptions = true, version = "xmlingest 0.1.0",
         description = "Turns very large XML files into typed records in Apache Kafka.",
         subcommands = {IngestCommand.class, WorkerCommand.class, ReadCommand.class, BrokerCommand.class, ConfigCommand.class,
-            ModelCommand.class,
+            ModelCommand.class, SchemaCommand.class,
             CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 done, 1 a file failed, 2 invalid usage or setting, 3 records rejected, 4 Kafka unavailable."})
 public final class Main {
