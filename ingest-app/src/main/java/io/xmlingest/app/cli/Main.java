@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 @Command(name = "ingest-app", mixinStandardHelpOptions = true, versionProvider = Main.VersionText.class,
         description = "Turns very large XML files into typed records in Apache Kafka.",
         subcommands = {IngestCommand.class, WorkerCommand.class, ReadCommand.class, BrokerCommand.class, ConfigCommand.class,
-            ModelCommand.class,
+            ModelCommand.class, SchemaCommand.class,
             CommandLine.HelpCommand.class},
         footer = {"", "Examples:", "  java -jar ingest-app.jar ingest persons.xml --topic persons",
             "  java -jar ingest-app.jar worker --inbox inbox --topic persons --bootstrap-servers broker:9092",

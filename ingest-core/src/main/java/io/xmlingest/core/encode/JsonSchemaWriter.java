@@ -1,0 +1,322 @@
+package io.xmlingest.core.encode;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.xmlingest.core.jaxb.JaxbProperties;
+import io.xmlingest.core.jaxb.JaxbProperty;
+import jakarta.xml.bind.JAXBElement;
+import jakarta.xml.bind.annotation.XmlElement;
+import jakarta.xml.bind.annotation.XmlElements;
+import jakarta.xml.bind.annotation.XmlEnumValue;
+import jakarta.xml.bind.annotation.XmlSchemaType;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.GenericArrayType;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.lang.reflect.TypeVariable;
+import java.lang.reflect.WildcardType;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.xml.datatype.Duration;
+import javax.xml.datatype.XMLGregorianCalendar;
+import javax.xml.namespace.QName;
+
+/**
+ * Writes the JSON Schema (draft 2020-12) of the values {@link JsonRecordEncoder} writes for a JAXB
+ * record class. It walks the same {@link JaxbProperties} as the encoder and maps each Java type
+ * the way the encoder's branches write it, so a change to one shows up as a failing schema test
+ * rather than as consumers rejecting messages.
+ */
+public final class JsonSchemaWriter {
+
+    public static final String DIALECT = "https://json-schema.org/draft/2020-12/schema";
+
+    // toXMLFormat() spells the time zone as Z or +hh:mm, or leaves it out.
+    private static final String ZONE = "(Z|[+-]\\d{2}:\\d{2})?";
+    private static final String YEAR = "-?\\d{4,}";
+    private static final String TIME = "\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?";
+    // Ordered, so the schema printed is the same on every run.
+    private static final Map<String, String> CALENDAR_PATTERNS = ordered(
+            "date", YEAR + "-\\d{2}-\\d{2}",
+            "dateTime", YEAR + "-\\d{2}-\\d{2}T" + TIME,
+            "time", TIME,
+            "gYear", YEAR,
+            "gYearMonth", YEAR + "-\\d{2}",
+            "gMonth", "--\\d{2}",
+            "gMonthDay", "--\\d{2}-\\d{2}",
+            "gDay", "---\\d{2}");
+    // Without @XmlSchemaType, JAXB keeps whichever fields the text had, so any of the forms may appear.
+    private static final String ANY_CALENDAR = "(" + String.join("|", CALENDAR_PATTERNS.values()) + ")";
+    private static final String DURATION = "^-?P(?=\\d|T\\d)(\\d+Y)?(\\d+M)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$";
+    private static final String QNAME = "^(\\{[^}]*\\})?[^{}]+$";
+    // Jackson's default variant: the standard alphabet, padded, no line breaks.
+    private static final String BASE64 = "^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$";
+
+    private final Class<?> root;
+    private final Map<Class<?>, String> defNames = new LinkedHashMap<>();
+    private final Map<String, Object> defs = new LinkedHashMap<>();
+
+    private JsonSchemaWriter(Class<?> root) {
+        this.root = root;
+    }
+
+    /** The schema as nested maps and lists, in the order it is written. */
+    public static Map<String, Object> schemaOf(Class<?> recordClass) {
+        if (!JaxbProperties.isBound(recordClass)) {
+            throw new IllegalArgumentException(recordClass.getName()
+                    + " is not a JAXB-bound class (no @XmlType): the JSON encoder writes no object for it");
+        }
+        JsonSchemaWriter writer = new JsonSchemaWriter(recordClass);
+        Map<String, Object> schema = new LinkedHashMap<>();
+        schema.put("$schema", DIALECT);
+        schema.put("$id", "urn:xmlingest:record:" + recordClass.getName());
+        schema.put("title", recordClass.getSimpleName());
+        schema.put("description", "A message value that xmlingest writes for a record bound to " + recordClass.getName()
+                + ": XML local names as property names, XML Schema types kept, repeated elements as arrays, "
+                + "missing optional values left out.");
+        schema.putAll(writer.objectSchema(recordClass));
+        if (!writer.defs.isEmpty()) {
+            schema.put("$defs", writer.defs);
+        }
+        return schema;
+    }
+
+    /** Writes the schema as indented UTF-8 JSON. */
+    public static void write(Class<?> recordClass, OutputStream out) throws IOException {
+        Map<String, Object> schema = schemaOf(recordClass);
+        try (JsonGenerator json = JsonRecordEncoder.JSON.createGenerator(out, JsonEncoding.UTF8)) {
+            json.useDefaultPrettyPrinter();
+            writeJson(json, schema);
+        }
+    }
+
+    public static String toJson(Class<?> recordClass) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            write(recordClass, out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private Map<String, Object> objectSchema(Class<?> type) {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        List<String> required = new ArrayList<>();
+        for (JaxbProperty p : JaxbProperties.of(type)) {
+            Field f = p.field();
+            Map<String, Object> schema = propertySchema(f);
+            // The binder rejects a record whose required value is missing or an empty list
+            // (RequiredValues); a primitive field can never be null, so the encoder always writes it.
+            if (p.required() || f.getType().isPrimitive()) {
+                required.add(p.name());
+                if ("array".equals(schema.get("type"))) {
+                    schema.put("minItems", 1);
+                }
+            }
+            properties.put(p.name(), schema);
+        }
+        Map<String, Object> schema = new LinkedHashMap<>();
+        schema.put("type", "object");
+        schema.put("properties", properties);
+        if (!required.isEmpty()) {
+            schema.put("required", required);
+        }
+        schema.put("additionalProperties", false);
+        return schema;
+    }
+
+    private Map<String, Object> propertySchema(Field f) {
+        XmlElements choice = f.getAnnotation(XmlElements.class);
+        XmlSchemaType schemaType = f.getAnnotation(XmlSchemaType.class);
+        String xsdType = schemaType == null ? null : schemaType.name();
+        if (choice != null && Collection.class.isAssignableFrom(f.getType())) {
+            // A repeated choice: each item is one of the alternatives' types.
+            List<Object> alternatives = new ArrayList<>();
+            for (XmlElement e : choice.value()) {
+                alternatives.add(valueSchema(e.type(), xsdType));
+            }
+            return map("type", "array", "items", map("anyOf", alternatives));
+        }
+        return valueSchema(f.getGenericType(), xsdType);
+    }
+
+    /** Mirrors the branches of JsonRecordEncoder.writeValue, in the same order. */
+    private Map<String, Object> valueSchema(Type type, String xsdType) {
+        if (type instanceof WildcardType w) {
+            return valueSchema(w.getUpperBounds()[0], xsdType);
+        }
+        if (type instanceof TypeVariable<?> v) {
+            return valueSchema(v.getBounds()[0], xsdType);
+        }
+        if (type instanceof GenericArrayType) {
+            return map();
+        }
+        if (type instanceof ParameterizedType p) {
+            Class<?> raw = (Class<?>) p.getRawType();
+            Type argument = p.getActualTypeArguments()[0];
+            if (Collection.class.isAssignableFrom(raw)) {
+                return map("type", "array", "items", valueSchema(argument, xsdType));
+            }
+            if (JAXBElement.class.isAssignableFrom(raw)) {
+                return jaxbElement(valueSchema(argument, xsdType));
+            }
+            return valueSchema(raw, xsdType);
+        }
+        Class<?> c = (Class<?>) type;
+        if (c == String.class) {
+            return map("type", "string");
+        }
+        if (c == Boolean.class || c == boolean.class) {
+            return map("type", "boolean");
+        }
+        if (c == Long.class || c == long.class) {
+            return integer(Long.MIN_VALUE, Long.MAX_VALUE);
+        }
+        if (c == Integer.class || c == int.class) {
+            return integer(Integer.MIN_VALUE, Integer.MAX_VALUE);
+        }
+        if (c == Short.class || c == short.class) {
+            return integer(Short.MIN_VALUE, Short.MAX_VALUE);
+        }
+        if (c == Byte.class || c == byte.class) {
+            return integer(Byte.MIN_VALUE, Byte.MAX_VALUE);
+        }
+        if (c == BigDecimal.class) {
+            return map("type", "number");
+        }
+        if (c == BigInteger.class) {
+            return map("type", "integer");
+        }
+        if (c == Double.class || c == double.class || c == Float.class || c == float.class) {
+            // JSON has no NaN or infinities, so the encoder writes those in their XML spelling.
+            return map("anyOf", List.of(map("type", "number"), map("type", "string", "enum", List.of("NaN", "INF", "-INF"))));
+        }
+        if (XMLGregorianCalendar.class.isAssignableFrom(c)) {
+            String lexical = xsdType == null ? null : CALENDAR_PATTERNS.get(xsdType);
+            Map<String, Object> schema = map("type", "string", "pattern",
+                    "^" + (lexical == null ? ANY_CALENDAR : lexical) + ZONE + "$");
+            if (lexical != null) {
+                schema.put("description", "xs:" + xsdType + " in its XML lexical form");
+            }
+            return schema;
+        }
+        if (Duration.class.isAssignableFrom(c)) {
+            return map("type", "string", "pattern", DURATION, "description", "xs:duration in its XML lexical form");
+        }
+        if (c == QName.class) {
+            return map("type", "string", "pattern", QNAME, "description", "a qualified name as {namespace-uri}local-name");
+        }
+        if (c == byte[].class) {
+            return map("type", "string", "contentEncoding", "base64", "pattern", BASE64);
+        }
+        if (c.isEnum()) {
+            return map("type", "string", "enum", enumValues(c));
+        }
+        if (Collection.class.isAssignableFrom(c)) {
+            return map("type", "array");
+        }
+        if (JAXBElement.class.isAssignableFrom(c)) {
+            return jaxbElement(map());
+        }
+        if (JaxbProperties.isBound(c)) {
+            return map("$ref", reference(c));
+        }
+        if (c == Object.class || c.isInterface() || java.lang.reflect.Modifier.isAbstract(c.getModifiers())) {
+            // xs:anyType, mixed content and the like: the runtime value decides, so nothing can be promised.
+            return map();
+        }
+        return map("type", "string");
+    }
+
+    private static Map<String, Object> jaxbElement(Map<String, Object> value) {
+        // A nillable element wrapped in a JAXBElement is written as null when xsi:nil="true".
+        return map("anyOf", List.of(value, map("type", "null")));
+    }
+
+    private static Map<String, Object> integer(long min, long max) {
+        return map("type", "integer", "minimum", min, "maximum", max);
+    }
+
+    private String reference(Class<?> c) {
+        if (c == root) {
+            return "#";
+        }
+        String name = defNames.get(c);
+        if (name == null) {
+            name = defs.containsKey(c.getSimpleName()) ? c.getName() : c.getSimpleName();
+            defNames.put(c, name);
+            // Put the name first, so a type that refers back to itself finds it instead of recursing.
+            defs.put(name, null);
+            Map<String, Object> schema = map("title", c.getSimpleName());
+            schema.putAll(objectSchema(c));
+            defs.put(name, schema);
+        }
+        return "#/$defs/" + name;
+    }
+
+    private static List<String> enumValues(Class<?> type) {
+        List<String> values = new ArrayList<>();
+        for (Object constant : type.getEnumConstants()) {
+            String name = ((Enum<?>) constant).name();
+            try {
+                XmlEnumValue annotated = type.getField(name).getAnnotation(XmlEnumValue.class);
+                values.add(annotated == null ? name : annotated.value());
+            } catch (NoSuchFieldException e) {
+                values.add(name);
+            }
+        }
+        return values;
+    }
+
+    private static Map<String, String> ordered(String... keysAndValues) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            m.put(keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return java.util.Collections.unmodifiableMap(m);
+    }
+
+    private static Map<String, Object> map(Object... keysAndValues) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            m.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return m;
+    }
+
+    private static void writeJson(JsonGenerator json, Object value) throws IOException {
+        if (value instanceof Map<?, ?> m) {
+            json.writeStartObject();
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                json.writeFieldName((String) e.getKey());
+                writeJson(json, e.getValue());
+            }
+            json.writeEndObject();
+        } else if (value instanceof List<?> items) {
+            json.writeStartArray();
+            for (Object item : items) {
+                writeJson(json, item);
+            }
+            json.writeEndArray();
+        } else if (value instanceof String s) {
+            json.writeString(s);
+        } else if (value instanceof Long || value instanceof Integer) {
+            json.writeNumber(((Number) value).longValue());
+        } else if (value instanceof Boolean b) {
+            json.writeBoolean(b);
+        } else {
+            throw new IllegalStateException("unexpected schema value " + value);
+        }
+    }
+}

@@ -1,0 +1,307 @@
+package io.xmlingest.core.encode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+import io.xmlingest.core.encode.model.Grade;
+import io.xmlingest.core.encode.model.Kitchen;
+import io.xmlingest.core.encode.model.Shelf;
+import io.xmlingest.sample.persons.Address;
+import io.xmlingest.sample.persons.Person;
+import io.xmlingest.sample.persons.Phone;
+import io.xmlingest.sample.persons.PhoneType;
+import jakarta.xml.bind.JAXBElement;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.Consumer;
+import javax.xml.datatype.DatatypeConstants;
+import javax.xml.datatype.DatatypeFactory;
+import javax.xml.namespace.QName;
+import org.junit.jupiter.api.Test;
+
+class JsonSchemaWriterTest {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final JsonSchemaFactory SCHEMAS = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
+    private static final String[] TEXTS = {"Anna", "Zoë \"Z\"", "Łukasz", "O'Brien", "", "a\nb\tc", "😀 emoji", "<x>&amp;"};
+
+    private final DatatypeFactory dates = DatatypeFactory.newInstance();
+
+    JsonSchemaWriterTest() throws Exception {
+    }
+
+    @Test
+    void theSchemasAreValidDraft202012Schemas() throws Exception {
+        JsonSchema meta = SCHEMAS.getSchema(SchemaLocation.of(JsonSchemaWriter.DIALECT));
+        for (Class<?> type : List.of(Person.class, Kitchen.class)) {
+            assertThat(meta.validate(MAPPER.readTree(JsonSchemaWriter.toJson(type)))).as(type.getName()).isEmpty();
+        }
+    }
+
+    @Test
+    void thePersonSchemaNamesTheClassAndFollowsTheModel() throws Exception {
+        JsonNode schema = MAPPER.readTree(JsonSchemaWriter.toJson(Person.class));
+        assertThat(schema.get("$schema").asText()).isEqualTo(JsonSchemaWriter.DIALECT);
+        assertThat(schema.get("$id").asText()).isEqualTo("urn:xmlingest:record:io.xmlingest.sample.persons.Person");
+        assertThat(schema.get("title").asText()).isEqualTo("Person");
+        assertThat(schema.get("additionalProperties").asBoolean(true)).isFalse();
+        assertThat(fieldNames(schema.get("properties"))).containsExactly("id", "firstName", "lastName", "email",
+                "birthDate", "active", "salary", "phone", "address");
+        assertThat(texts(schema.get("required"))).containsExactly("id", "firstName", "lastName", "email", "birthDate",
+                "active", "salary", "phone", "address");
+        JsonNode p = schema.get("properties");
+        assertThat(p.at("/id/type").asText()).isEqualTo("integer");
+        assertThat(p.at("/salary/type").asText()).isEqualTo("number");
+        assertThat(p.at("/active/type").asText()).isEqualTo("boolean");
+        assertThat(p.at("/birthDate/pattern").asText()).startsWith("^-?\\d{4,}-\\d{2}-\\d{2}");
+        assertThat(p.at("/phone/type").asText()).isEqualTo("array");
+        assertThat(p.at("/phone/minItems").asInt()).isEqualTo(1);
+        assertThat(p.at("/phone/items/$ref").asText()).isEqualTo("#/$defs/Phone");
+        assertThat(p.at("/address/$ref").asText()).isEqualTo("#/$defs/Address");
+        JsonNode phone = schema.at("/$defs/Phone");
+        assertThat(fieldNames(phone.get("properties"))).containsExactly("type", "value");
+        assertThat(texts(phone.at("/properties/type/enum"))).containsExactly("mobile", "home", "work");
+        assertThat(phone.get("additionalProperties").asBoolean(true)).isFalse();
+    }
+
+    @Test
+    void everyEncodedPersonIsValid() throws Exception {
+        JsonSchema schema = SCHEMAS.getSchema(JsonSchemaWriter.toJson(Person.class));
+        JsonRecordEncoder encoder = new JsonRecordEncoder();
+        Random random = new Random(42);
+        for (int i = 0; i < 500; i++) {
+            JsonNode value = MAPPER.readTree(encoder.encode(person(random, i)));
+            assertThat(schema.validate(value)).as("%s", value).isEmpty();
+        }
+    }
+
+    @Test
+    void everyEncodedKitchenIsValidWhateverIsSet() throws Exception {
+        JsonSchema schema = SCHEMAS.getSchema(JsonSchemaWriter.toJson(Kitchen.class));
+        JsonRecordEncoder encoder = new JsonRecordEncoder();
+        Random random = new Random(7);
+        for (int i = 0; i < 500; i++) {
+            JsonNode value = MAPPER.readTree(encoder.encode(kitchen(random, 2)));
+            assertThat(schema.validate(value)).as("%s", value).isEmpty();
+        }
+        // Every optional branch written at least once, so the loop above did check each of them.
+        Kitchen full = kitchen(new Random(1), 0);
+        fill(full, new Random(3), 2);
+        JsonNode written = MAPPER.readTree(encoder.encode(full));
+        assertThat(fieldNames(written)).containsExactlyInAnyOrderElementsOf(
+                fieldNames(MAPPER.readTree(JsonSchemaWriter.toJson(Kitchen.class)).get("properties")));
+        assertThat(schema.validate(written)).isEmpty();
+    }
+
+    @Test
+    void floatingPointSpecialsAndNilAreValid() throws Exception {
+        JsonSchema schema = SCHEMAS.getSchema(JsonSchemaWriter.toJson(Kitchen.class));
+        Kitchen k = kitchen(new Random(5), 0);
+        k.ratio = Double.NaN;
+        k.weight = Float.NEGATIVE_INFINITY;
+        JAXBElement<String> nil = new JAXBElement<>(new QName(Kitchen.NS, "note"), String.class, null);
+        nil.setNil(true);
+        k.note = nil;
+        JsonNode value = MAPPER.readTree(new JsonRecordEncoder().encode(k));
+        assertThat(value.get("ratio").asText()).isEqualTo("NaN");
+        assertThat(value.get("note").isNull()).isTrue();
+        assertThat(schema.validate(value)).isEmpty();
+    }
+
+    @Test
+    void theSchemaRejectsWhatTheEncoderNeverWrites() throws Exception {
+        JsonSchema persons = SCHEMAS.getSchema(JsonSchemaWriter.toJson(Person.class));
+        ObjectNode valid = (ObjectNode) MAPPER.readTree(new JsonRecordEncoder().encode(person(new Random(1), 1)));
+        assertThat(persons.validate(valid)).isEmpty();
+
+        assertRejected(persons, valid, v -> v.put("id", "1"), "id");
+        assertRejected(persons, valid, v -> v.put("salary", "176180.93"), "salary");
+        assertRejected(persons, valid, v -> v.put("active", "true"), "active");
+        assertRejected(persons, valid, v -> v.put("nickname", "Ann"), "nickname");
+        assertRejected(persons, valid, v -> v.remove("firstName"), "firstName");
+        assertRejected(persons, valid, v -> v.putArray("phone"), "phone");
+        assertRejected(persons, valid, v -> v.putNull("email"), "email");
+        assertRejected(persons, valid, v -> v.put("birthDate", "11/06/1959"), "birthDate");
+        assertRejected(persons, valid, v -> ((ObjectNode) v.get("phone").get(0)).put("type", "MOBILE"), "type");
+        assertRejected(persons, valid, v -> ((ObjectNode) v.get("address")).remove("city"), "city");
+        assertRejected(persons, valid, v -> ((ObjectNode) v.get("address")).put("zip", "1"), "zip");
+        assertRejected(persons, valid, v -> v.set("phone", v.get("phone").get(0)), "phone");
+
+        JsonSchema kitchens = SCHEMAS.getSchema(JsonSchemaWriter.toJson(Kitchen.class));
+        Kitchen k = kitchen(new Random(9), 0);
+        fill(k, new Random(9), 1);
+        ObjectNode kitchen = (ObjectNode) MAPPER.readTree(new JsonRecordEncoder().encode(k));
+        assertThat(kitchens.validate(kitchen)).isEmpty();
+        assertRejected(kitchens, kitchen, v -> v.put("level", 300), "level");
+        assertRejected(kitchens, kitchen, v -> v.put("ratio", "Infinity"), "ratio");
+        assertRejected(kitchens, kitchen, v -> v.put("cooking", "90 minutes"), "cooking");
+        assertRejected(kitchens, kitchen, v -> v.put("photo", "not base64!"), "photo");
+        assertRejected(kitchens, kitchen, v -> v.put("opens", "9am"), "opens");
+        assertRejected(kitchens, kitchen, v -> v.put("grade", "PLAIN2"), "grade");
+        assertRejected(kitchens, kitchen, v -> ((ArrayNode) v.get("shelf")).addObject().put("value", "x"), "unit");
+        assertRejected(kitchens, kitchen, v -> ((ObjectNode) v.get("annex")).remove("id"), "id");
+    }
+
+    @Test
+    void aClassJaxbDoesNotBindAsAStructureHasNoSchema() {
+        assertThatThrownBy(() -> JsonSchemaWriter.schemaOf(String.class))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("java.lang.String");
+    }
+
+    private static void assertRejected(JsonSchema schema, ObjectNode valid, Consumer<ObjectNode> change, String where) {
+        ObjectNode broken = valid.deepCopy();
+        change.accept(broken);
+        Set<ValidationMessage> errors = schema.validate(broken);
+        assertThat(errors).as("%s", broken).isNotEmpty();
+        assertThat(errors.toString()).as("errors for %s", broken).contains(where);
+    }
+
+    private Person person(Random random, int i) {
+        Person p = new Person();
+        p.setId(random.nextBoolean() ? (long) i : random.nextLong());
+        p.setFirstName(pick(random, TEXTS));
+        p.setLastName(pick(random, TEXTS));
+        p.setEmail("p" + i + "@example.org");
+        int zone = random.nextInt(3) == 0 ? random.nextInt(24 * 60 + 1) - 12 * 60 : DatatypeConstants.FIELD_UNDEFINED;
+        p.setBirthDate(dates.newXMLGregorianCalendarDate(1 + random.nextInt(9999), 1 + random.nextInt(12),
+                1 + random.nextInt(28), zone));
+        p.setActive(random.nextBoolean());
+        p.setSalary(new BigDecimal(BigInteger.valueOf(random.nextLong()).multiply(BigInteger.TEN.pow(random.nextInt(20))),
+                random.nextInt(40) - 10));
+        int phones = 1 + random.nextInt(3);
+        for (int n = 0; n < phones; n++) {
+            Phone ph = new Phone();
+            ph.setType(pick(random, PhoneType.values()));
+            ph.setValue("+" + random.nextInt(1_000_000_000));
+            p.getPhone().add(ph);
+        }
+        Address a = new Address();
+        a.setStreet(pick(random, TEXTS));
+        a.setCity(pick(random, TEXTS));
+        a.setPostalCode(Integer.toString(random.nextInt(99999)));
+        a.setCountry("PT");
+        p.setAddress(a);
+        return p;
+    }
+
+    /** The required values only; {@link #fill} sets the rest. */
+    private Kitchen kitchen(Random random, int depth) {
+        Kitchen k = new Kitchen();
+        k.id = random.nextLong();
+        k.name = pick(random, TEXTS);
+        k.tag.add(pick(random, TEXTS));
+        if (depth > 0) {
+            fillSome(k, random, depth);
+        }
+        return k;
+    }
+
+    private void fillSome(Kitchen k, Random random, int depth) {
+        Kitchen full = new Kitchen();
+        fill(full, random, depth);
+        // Copy each optional value over with even odds, so the records vary in what they leave out.
+        for (java.lang.reflect.Field f : Kitchen.class.getDeclaredFields()) {
+            if (java.lang.reflect.Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()
+                    || "name".equals(f.getName()) || "tag".equals(f.getName()) || !random.nextBoolean()) {
+                continue;
+            }
+            try {
+                f.setAccessible(true);
+                f.set(k, f.get(full));
+            } catch (IllegalAccessException e) {
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    private void fill(Kitchen k, Random random, int depth) {
+        k.grade = pick(random, Grade.values());
+        k.code = random.nextBoolean() ? new QName("urn:x", "dish" + random.nextInt(9)) : new QName("local");
+        k.open = random.nextBoolean();
+        k.rooms = random.nextInt();
+        k.floors = (short) random.nextInt(Short.MAX_VALUE);
+        k.level = (byte) (random.nextInt(256) - 128);
+        k.visitors = new BigInteger(100, random).negate();
+        k.price = new BigDecimal(random.nextInt(1_000_000)).movePointLeft(random.nextInt(6));
+        k.ratio = random.nextInt(4) == 0 ? Double.POSITIVE_INFINITY : random.nextGaussian() * 1e300;
+        k.weight = random.nextInt(4) == 0 ? Float.NaN : random.nextFloat();
+        int zone = random.nextBoolean() ? 0 : DatatypeConstants.FIELD_UNDEFINED;
+        k.built = dates.newXMLGregorianCalendarDate(1900 + random.nextInt(200), 1 + random.nextInt(12), 1 + random.nextInt(28), zone);
+        k.inspected = dates.newXMLGregorianCalendar(BigInteger.valueOf(2000 + random.nextInt(30)), 1 + random.nextInt(12),
+                1 + random.nextInt(28), random.nextInt(24), random.nextInt(60), random.nextInt(60),
+                random.nextBoolean() ? new BigDecimal("0.123") : null, random.nextInt(1441) - 720);
+        k.opens = dates.newXMLGregorianCalendarTime(random.nextInt(24), random.nextInt(60), random.nextInt(60), zone);
+        k.season = dates.newXMLGregorianCalendar("2026");
+        k.period = dates.newXMLGregorianCalendar("2026-11" + (random.nextBoolean() ? "Z" : ""));
+        k.feast = dates.newXMLGregorianCalendar("--12-25");
+        k.month = dates.newXMLGregorianCalendar("--0" + (1 + random.nextInt(9)));
+        k.day = dates.newXMLGregorianCalendar("---1" + random.nextInt(10) + "+02:00");
+        k.whenever = random.nextBoolean() ? dates.newXMLGregorianCalendar("2026-11-23T10:00:00Z")
+                : dates.newXMLGregorianCalendar("--11-23");
+        k.cooking = random.nextBoolean() ? dates.newDuration(random.nextLong() / 1000)
+                : dates.newDuration("-P1Y2M3DT4H5M6.5S");
+        byte[] photo = new byte[random.nextInt(10)];
+        random.nextBytes(photo);
+        k.photo = photo;
+        for (int i = 0; i < random.nextInt(3); i++) {
+            k.tag.add(pick(random, TEXTS));
+        }
+        k.shelf = new ArrayList<>();
+        for (int i = 0; i < 1 + random.nextInt(3); i++) {
+            k.shelf.add(shelf(random));
+        }
+        k.note = new JAXBElement<>(new QName(Kitchen.NS, "note"), String.class, pick(random, TEXTS));
+        k.potOrCount = new ArrayList<>(List.of(shelf(random), random.nextInt(), shelf(random)));
+        k.annex = depth > 0 ? kitchen(random, depth - 1) : kitchen(random, 0);
+        k.extra = random.nextBoolean() ? "free text" : 42;
+        setRemark(k, "remark " + random.nextInt(9));
+    }
+
+    private static void setRemark(Kitchen k, String remark) {
+        try {
+            java.lang.reflect.Field f = Kitchen.class.getDeclaredField("remark");
+            f.setAccessible(true);
+            f.set(k, remark);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static Shelf shelf(Random random) {
+        Shelf s = new Shelf();
+        s.unit = pick(random, Grade.values());
+        s.height = random.nextBoolean() ? random.nextInt(300) : null;
+        s.value = pick(random, TEXTS);
+        return s;
+    }
+
+    @SafeVarargs
+    private static <T> T pick(Random random, T... values) {
+        return values[random.nextInt(values.length)];
+    }
+
+    private static List<String> fieldNames(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> values = new ArrayList<>();
+        array.forEach(n -> values.add(n.asText()));
+        return values;
+    }
+}
