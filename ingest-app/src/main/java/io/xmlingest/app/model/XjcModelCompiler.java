@@ -30,7 +30,6 @@ import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 import javax.xml.namespace.QName;
 import org.xml.sax.InputSource;
-import org.xml.sax.SAXException;
 import org.xml.sax.SAXParseException;
 
 /**
@@ -87,7 +86,9 @@ public final class XjcModelCompiler {
         xjc.setErrorListener(errors);
         xjc.setEntityResolver((publicId, systemId) -> {
             if (systemId != null && !systemId.startsWith("file:")) {
-                throw new SAXException("refusing to fetch " + systemId + ": schemas are compiled from local files "
+                // An IOException, not a SAXException: xjc reports the former through the error listener with
+                // the position of the include or import that names it, and only prints a stack trace for the latter.
+                throw new IOException("refusing to fetch " + systemId + ": schemas are compiled from local files "
                         + "only; download it and point schemaLocation at the copy");
             }
             return null;
@@ -101,7 +102,15 @@ public final class XjcModelCompiler {
             }
             xjc.parseSchema(new InputSource(schema.toAbsolutePath().toUri().toString()));
         }
-        S2JJAXBModel model = xjc.bind();
+        errors.throwFirst();
+        S2JJAXBModel model;
+        try {
+            model = xjc.bind();
+        } catch (RuntimeException | InternalError e) {
+            // XSOM reports an unresolved reference, then fails on it while building the model.
+            errors.throwFirst();
+            throw new ConfigException("--xsd", "the schema does not compile to a JAXB model: " + e);
+        }
         errors.throwFirst();
         if (model == null) {
             throw new ConfigException("--xsd", "the schema does not compile to a JAXB model");
