@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.xmlingest.core.error.ConfigException;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -57,9 +60,18 @@ class XjcModelCompilerTest {
                 + "  <xs:include schemaLocation='http://schemas.example.invalid/types.xsd'/>\n"
                 + "  <xs:element name='item' type='xs:string'/>\n</xs:schema>\n");
 
-        assertThatThrownBy(() -> XjcModelCompiler.compile(List.of(remote), null, dir.resolve("m.jar")))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("remote.xsd, line 2")
-                .hasMessageContaining("refusing to fetch http://schemas.example.invalid/types.xsd");
+        PrintStream stderr = System.err;
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        try {
+            assertThatThrownBy(() -> XjcModelCompiler.compile(List.of(remote), null, dir.resolve("m.jar")))
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("remote.xsd, line 2")
+                    .hasMessageContaining("refusing to fetch http://schemas.example.invalid/types.xsd");
+        } finally {
+            System.setErr(stderr);
+        }
+        // The one-line reason is the whole story: no stack trace from xjc on the user's terminal.
+        assertThat(printed.toString(StandardCharsets.UTF_8)).doesNotContain("Exception");
     }
 }
