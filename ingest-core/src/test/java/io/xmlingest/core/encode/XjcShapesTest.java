@@ -31,7 +31,7 @@ class XjcShapesTest {
                 + "<placed>2026-11-22T09:15:00+01:00</placed><status>on-hold</status><total>0.000000100</total>"
                 + "<line sku='L1'><quantity>2</quantity><price currency='EUR'>24.90</price></line>"
                 + "<line sku='L2'><quantity>6</quantity><price currency='EUR'>3.50</price></line>"
-                + "<unit-price>1E+3</unit-price><giftWrap>false</giftWrap><note>ring twice</note>"
+                + "<unit-price>1000</unit-price><giftWrap>false</giftWrap><note>ring twice</note>"
                 + "<shipTo><city>Porto</city></shipTo></order>");
 
         assertThat(json(order)).isEqualTo("{\"id\":\"A-1\",\"priority\":true,\"channel\":\"on-hold\","
@@ -64,7 +64,7 @@ class XjcShapesTest {
     @Test
     void keysAreTheValueAsWrittenInXml() throws Exception {
         XjcStyleOrder order = bind("<order id='A-4' channel='on-hold'><placed>2026-11-22T09:15:00.5Z</placed>"
-                + "<status>on-hold</status><total>0.0000001</total><unit-price>1E+3</unit-price>"
+                + "<status>on-hold</status><total>0.0000001</total><unit-price>1000</unit-price>"
                 + "<note>n-1</note></order>");
 
         assertThat(key(order, "status")).isEqualTo("on-hold");
