@@ -80,6 +80,57 @@ class ByoModelIT {
                 .value(), StandardCharsets.UTF_8);
         assertThat(raw).contains("\"value\":2999.00").endsWith(",\"note\":null}").doesNotContain("discount");
         assertThat(orders.get("A-1003").get("note").asText()).isEqualTo("Leave at the back door");
+        // A-1002 has no priority attribute; the schema's default is what it means, and xjc keeps it only in the getter.
+        assertThat(orders.get("A-1002").get("priority")).isNotNull();
+        assertThat(orders.get("A-1002").get("priority").isBoolean()).isTrue();
+        assertThat(orders.get("A-1002").get("priority").asBoolean()).isFalse();
+    }
+
+    @Test
+    void theWorkerIngestsWithTheModelFromAConfigFile() throws Exception {
+        String topic = TestBroker.uniqueTopic("orders-worker");
+        Path config = Files.writeString(dir.resolve("shop.properties"), String.join("\n",
+                "model.path=" + model, "record.element=" + ORDER, "record.class=example.shop.Order",
+                "record.schema=" + EXAMPLES.resolve("shop.xsd"), "inbox.settle.ms=0", ""));
+        Path inbox = Files.createDirectories(dir.resolve("inbox-" + topic));
+        List<String> command = List.of(AppProcess.javaBin(), "-jar", AppProcess.appJar(), "worker", "--inbox",
+                inbox.toString(), "--topic", topic, "--bootstrap-servers", TestBroker.bootstrapServers(),
+                "--http-port", "-1", "--config", config.toString());
+        Path log = dir.resolve(topic + ".log");
+        Process worker = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
+        try {
+            Files.copy(EXAMPLES.resolve("orders.xml"), inbox.resolve("orders.xml.part"));
+            Files.move(inbox.resolve("orders.xml.part"), inbox.resolve("orders.xml"));
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(2);
+            while (!Files.exists(inbox.resolve("done/orders.xml")) && System.nanoTime() < deadline && worker.isAlive()) {
+                Thread.sleep(100);
+            }
+            assertThat(inbox.resolve("done/orders.xml")).as(Files.readString(log)).exists();
+        } finally {
+            worker.destroy();
+            worker.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
+
+        Map<String, JsonNode> orders = byKey(TestBroker.readCommitted(TestBroker.bootstrapServers(), topic));
+        assertThat(orders).containsOnlyKeys("A-1001", "A-1002", "A-1003");
+        // Read as written: a double would pass 3.5 for 3.50.
+        String a1001 = JSON.writeValueAsString(orders.get("A-1001"));
+        assertThat(TestBroker.readCommitted(TestBroker.bootstrapServers(), topic).stream()
+                .filter(r -> new String(r.key(), StandardCharsets.UTF_8).equals("A-1001"))
+                .map(r -> new String(r.value(), StandardCharsets.UTF_8)).findFirst().orElseThrow())
+                .contains("\"unitPrice\":{\"currency\":\"EUR\",\"value\":3.50}").contains("\"discount\":5.00");
+        assertThat(a1001).contains("\"deliverBy\":\"2026-11-27\"");
+        assertThat(orders.get("A-1002").get("status").asText()).isEqualTo("placed");
+        List<JsonNode> status = new java.util.ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : TestBroker.readCommitted(TestBroker.bootstrapServers(), topic + ".status")) {
+            status.add(JSON.readTree(r.value()));
+        }
+        assertThat(status).anySatisfy(e -> {
+            assertThat(e.get("event").asText()).isEqualTo("completed");
+            assertThat(e.get("records").asInt()).isEqualTo(3);
+            assertThat(e.get("deadLetters").asInt()).isZero();
+        });
     }
 
     @Test

@@ -8,6 +8,7 @@ import com.sun.tools.xjc.api.SchemaCompiler;
 import com.sun.tools.xjc.api.XJC;
 import io.xmlingest.core.error.ConfigException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -29,8 +30,10 @@ import javax.tools.JavaFileObject;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 import javax.xml.namespace.QName;
-import org.xml.sax.InputSource;
-import org.xml.sax.SAXException;
+import javax.xml.stream.Location;
+import javax.xml.stream.XMLInputFactory;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamReader;
 import org.xml.sax.SAXParseException;
 
 /**
@@ -87,7 +90,9 @@ public final class XjcModelCompiler {
         xjc.setErrorListener(errors);
         xjc.setEntityResolver((publicId, systemId) -> {
             if (systemId != null && !systemId.startsWith("file:")) {
-                throw new SAXException("refusing to fetch " + systemId + ": schemas are compiled from local files "
+                // An IOException, not a SAXException: xjc reports the former through the error listener with
+                // the position of the include or import that names it, and only prints a stack trace for the latter.
+                throw new IOException("refusing to fetch " + systemId + ": schemas are compiled from local files "
                         + "only; download it and point schemaLocation at the copy");
             }
             return null;
@@ -99,14 +104,51 @@ public final class XjcModelCompiler {
             if (!Files.isReadable(schema)) {
                 throw new ConfigException("--xsd", "cannot read schema " + schema.toAbsolutePath());
             }
-            xjc.parseSchema(new InputSource(schema.toAbsolutePath().toUri().toString()));
+            parse(xjc, errors, schema);
         }
-        S2JJAXBModel model = xjc.bind();
+        errors.throwFirst();
+        S2JJAXBModel model;
+        try {
+            model = xjc.bind();
+        } catch (RuntimeException | InternalError e) {
+            // XSOM reports an unresolved reference, then fails on it while building the model.
+            errors.throwFirst();
+            throw new ConfigException("--xsd", "the schema does not compile to a JAXB model: " + e);
+        }
         errors.throwFirst();
         if (model == null) {
             throw new ConfigException("--xsd", "the schema does not compile to a JAXB model");
         }
         return model;
+    }
+
+    /**
+     * Hands the file to xjc as a StAX stream: for an InputSource xjc prints the stack trace of any
+     * failure to stderr besides reporting it, and a refused schemaLocation would then bury its own
+     * one-line reason. DTDs and external entities are off, so the stream itself reads nothing else.
+     */
+    private static void parse(SchemaCompiler xjc, Errors errors, Path schema) {
+        String systemId = schema.toAbsolutePath().toUri().toString();
+        XMLInputFactory factory = XMLInputFactory.newFactory();
+        factory.setProperty(XMLInputFactory.SUPPORT_DTD, false);
+        factory.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+        try (InputStream in = Files.newInputStream(schema)) {
+            XMLStreamReader reader = factory.createXMLStreamReader(systemId, in);
+            try {
+                xjc.parseSchema(systemId, reader);
+            } finally {
+                reader.close();
+            }
+        } catch (XMLStreamException e) {
+            // A failure xjc reported to the listener (a refused schemaLocation) comes back wrapped; its report
+            // has the position of the include or import, so that is the one to show.
+            errors.throwFirst();
+            Location at = e.getLocation();
+            throw new ConfigException("--xsd", schema + (at == null ? "" : ", line " + at.getLineNumber() + ", column "
+                    + at.getColumnNumber()) + ": " + e.getMessage());
+        } catch (IOException e) {
+            throw new ConfigException("--xsd", "cannot read schema " + schema.toAbsolutePath() + ": " + e.getMessage());
+        }
     }
 
     /** Keeps the first error: later ones tend to follow from it. */

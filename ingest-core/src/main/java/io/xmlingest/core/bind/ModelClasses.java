@@ -2,11 +2,14 @@ package io.xmlingest.core.bind;
 
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.ConfigException;
+import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.jar.JarFile;
 
 /**
  * Loads record classes from {@code model.path} (a user's jar of generated classes) or, when it is
@@ -30,6 +33,7 @@ public final class ModelClasses {
         }
         URL[] urls = new URL[modelPath.size()];
         for (int i = 0; i < urls.length; i++) {
+            requireJarOrDirectory(modelPath.get(i));
             try {
                 urls[i] = Path.of(modelPath.get(i)).toAbsolutePath().toUri().toURL();
             } catch (MalformedURLException e) {
@@ -38,6 +42,21 @@ public final class ModelClasses {
             }
         }
         return new ModelClasses(modelPath, new URLClassLoader("xmlingest-model", urls, parent));
+    }
+
+    // The class loader skips an entry it cannot open without a word, and the user would then be told
+    // only that the class is missing; say which entry is broken instead.
+    private static void requireJarOrDirectory(String entry) {
+        Path file = Path.of(entry);
+        if (Files.isDirectory(file)) {
+            return;
+        }
+        try (JarFile jar = new JarFile(file.toFile())) {
+            jar.size();
+        } catch (IOException e) {
+            throw new ConfigException(IngestSettings.MODEL_PATH.key(), IngestSettings.MODEL_PATH.key() + ": "
+                    + file.toAbsolutePath() + " is neither a class directory nor a readable jar (" + e.getMessage() + ")");
+        }
     }
 
     /** @throws ConfigException naming record.class (and where it was looked for) when the class cannot be loaded */

@@ -2,6 +2,7 @@ package io.xmlingest.core.bind;
 
 import io.xmlingest.core.jaxb.JaxbProperties;
 import io.xmlingest.core.jaxb.JaxbProperty;
+import jakarta.xml.bind.JAXBElement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -29,7 +30,8 @@ final class RequiredValues {
             List<JaxbProperty> check = new ArrayList<>();
             for (JaxbProperty p : JaxbProperties.of(type)) {
                 Class<?> t = p.field().getType();
-                if (p.required() || Collection.class.isAssignableFrom(t) || t == Object.class || JaxbProperties.isBound(t)) {
+                if (p.required() || Collection.class.isAssignableFrom(t) || t == Object.class || t == JAXBElement.class
+                        || JaxbProperties.isBound(t)) {
                     check.add(p);
                 }
             }
@@ -40,7 +42,8 @@ final class RequiredValues {
     /** The path of the first missing required value (such as {@code address/city}), or null. */
     static String firstMissing(Object bean) {
         for (JaxbProperty p : PLANS.get(bean.getClass()).check()) {
-            Object value = p.get(bean);
+            // An optional nillable structure arrives wrapped; what it holds has required values of its own.
+            Object value = unwrapped(p.get(bean));
             if (value == null || (value instanceof Collection<?> c && c.isEmpty())) {
                 if (p.required()) {
                     return path(p);
@@ -48,7 +51,8 @@ final class RequiredValues {
                 continue;
             }
             if (value instanceof Collection<?> items) {
-                for (Object item : items) {
+                for (Object element : items) {
+                    Object item = unwrapped(element);
                     String missing = item != null && JaxbProperties.isBound(item.getClass()) ? firstMissing(item) : null;
                     if (missing != null) {
                         return path(p) + "/" + missing;
@@ -62,6 +66,10 @@ final class RequiredValues {
             }
         }
         return null;
+    }
+
+    private static Object unwrapped(Object value) {
+        return value instanceof JAXBElement<?> element ? element.getValue() : value;
     }
 
     private static String path(JaxbProperty p) {

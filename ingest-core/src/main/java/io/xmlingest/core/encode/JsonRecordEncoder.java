@@ -8,15 +8,13 @@ import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import io.xmlingest.core.jaxb.JaxbProperties;
 import io.xmlingest.core.jaxb.JaxbProperty;
+import io.xmlingest.core.jaxb.XmlValues;
 import jakarta.xml.bind.JAXBElement;
-import jakarta.xml.bind.annotation.XmlEnumValue;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Collection;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import javax.xml.datatype.Duration;
 import javax.xml.datatype.XMLGregorianCalendar;
 import javax.xml.namespace.QName;
@@ -36,7 +34,6 @@ public final class JsonRecordEncoder implements RecordEncoder<Object> {
             // Characters outside the BMP (emoji, rare CJK) as UTF-8, not as escaped surrogate pairs.
             .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
             .build();
-    private static final Map<Enum<?>, String> ENUM_NAMES = new ConcurrentHashMap<>();
 
     private final ByteArrayBuilder buffer = new ByteArrayBuilder(1024);
 
@@ -90,7 +87,7 @@ public final class JsonRecordEncoder implements RecordEncoder<Object> {
         } else if (value instanceof byte[] bytes) {
             json.writeBinary(bytes);
         } else if (value instanceof Enum<?> e) {
-            json.writeString(ENUM_NAMES.computeIfAbsent(e, JsonRecordEncoder::xmlName));
+            json.writeString(XmlValues.enumValue(e));
         } else if (value instanceof Collection<?> items) {
             json.writeStartArray();
             for (Object item : items) {
@@ -112,15 +109,6 @@ public final class JsonRecordEncoder implements RecordEncoder<Object> {
             json.writeString(Double.isNaN(d) ? "NaN" : d > 0 ? "INF" : "-INF");
         } else {
             json.writeNumber(d);
-        }
-    }
-
-    private static String xmlName(Enum<?> e) {
-        try {
-            XmlEnumValue annotated = e.getDeclaringClass().getField(e.name()).getAnnotation(XmlEnumValue.class);
-            return annotated == null ? e.name() : annotated.value();
-        } catch (NoSuchFieldException ex) {
-            return e.name();
         }
     }
 }

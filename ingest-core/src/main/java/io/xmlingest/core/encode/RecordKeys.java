@@ -4,9 +4,9 @@ import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.ConfigException;
 import io.xmlingest.core.jaxb.JaxbProperties;
 import io.xmlingest.core.jaxb.JaxbProperty;
+import io.xmlingest.core.jaxb.XmlValues;
 import java.nio.charset.StandardCharsets;
 import java.util.stream.Collectors;
-import javax.xml.datatype.XMLGregorianCalendar;
 
 /**
  * Reads a record's message key from one of its attributes or child elements, chosen by XML
@@ -40,12 +40,10 @@ public final class RecordKeys {
 
     /** The key's UTF-8 bytes, or null if the record has no value for it. */
     public byte[] keyOf(Object record) {
-        Object value = property.get(record);
-        if (value == null) {
-            return null;
-        }
-        String text = value instanceof XMLGregorianCalendar c ? c.toXMLFormat() : value.toString();
-        return text.getBytes(StandardCharsets.UTF_8);
+        // Keys are the value as written in XML: an enum's XML value, not its Java name; a decimal
+        // never in exponent form; never a JAXBElement's toString.
+        String text = XmlValues.text(property.get(record));
+        return text == null ? null : text.getBytes(StandardCharsets.UTF_8);
     }
 
     public String propertyName() {

@@ -67,13 +67,20 @@ public final class JaxbProperties {
                 XmlElement element = f.getAnnotation(XmlElement.class);
                 if (attribute != null) {
                     attributes.add(new JaxbProperty(name(attribute.name(), f), JaxbProperty.Kind.ATTRIBUTE,
-                            attribute.required(), f));
+                            attribute.required(), f, AttributeDefaults.of(type, f)));
                 } else if (f.isAnnotationPresent(XmlValue.class)) {
                     text.add(new JaxbProperty("value", JaxbProperty.Kind.TEXT, false, f));
                 } else if (element != null) {
+                    // A nil required element binds as null, like a missing one; without a schema the two look
+                    // alike, and refusing a record the schema accepts would be worse than letting a gap through.
                     elements.add(new JaxbProperty(name(element.name(), f), JaxbProperty.Kind.ELEMENT,
-                            element.required(), f));
-                } else if (f.isAnnotationPresent(XmlElements.class) || f.isAnnotationPresent(XmlElementRef.class)
+                            element.required() && !element.nillable(), f));
+                } else if (f.isAnnotationPresent(XmlElementRef.class)) {
+                    // xjc keeps optional nillable elements as JAXBElement under the element's XML name, which
+                    // is not always the field's (unit-price becomes unitPrice).
+                    XmlElementRef ref = f.getAnnotation(XmlElementRef.class);
+                    elements.add(new JaxbProperty(name(ref.name(), f), JaxbProperty.Kind.ELEMENT, false, f));
+                } else if (f.isAnnotationPresent(XmlElements.class)
                         || Modifier.isProtected(mod) || Modifier.isPublic(mod)) {
                     // xjc leaves optional elements unannotated; field access binds them by field name.
                     elements.add(new JaxbProperty(f.getName(), JaxbProperty.Kind.ELEMENT, false, f));

@@ -9,14 +9,21 @@ import java.lang.reflect.Field;
  * @param kind     where the property lives in XML
  * @param required whether the schema requires it (xjc marks required="true")
  * @param field    the field that holds it
+ * @param absent   the value when the field is null: a schema default of an attribute, which xjc
+ *                 keeps only in the getter; null when there is none
  */
-public record JaxbProperty(String name, Kind kind, boolean required, Field field) {
+public record JaxbProperty(String name, Kind kind, boolean required, Field field, Object absent) {
 
     public enum Kind { ATTRIBUTE, ELEMENT, TEXT }
 
+    public JaxbProperty(String name, Kind kind, boolean required, Field field) {
+        this(name, kind, required, field, null);
+    }
+
     public Object get(Object bean) {
         try {
-            return field.get(bean);
+            Object value = field.get(bean);
+            return value == null ? absent : value;
         } catch (IllegalAccessException e) {
             throw new IllegalStateException("cannot read " + field, e);
         }

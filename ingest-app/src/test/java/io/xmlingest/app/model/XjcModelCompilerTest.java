@@ -1,0 +1,77 @@
+package io.xmlingest.app.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.xmlingest.core.error.ConfigException;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.jar.JarFile;
+import javax.xml.namespace.QName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class XjcModelCompilerTest {
+
+    private static final String XS = "<xs:schema xmlns:xs='http://www.w3.org/2001/XMLSchema' xmlns:t='urn:test'"
+            + " targetNamespace='urn:test' elementFormDefault='qualified'>\n";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aSchemaSplitOverLocalFilesCompilesToAJarWithItsGlobalElements() throws Exception {
+        Files.writeString(dir.resolve("types.xsd"), XS
+                + "  <xs:complexType name='Item'><xs:sequence><xs:element name='qty' type='xs:int'/></xs:sequence>\n"
+                + "    <xs:attribute name='sku' type='xs:string'/></xs:complexType>\n</xs:schema>\n");
+        Path main = Files.writeString(dir.resolve("main.xsd"), XS + "  <xs:include schemaLocation='types.xsd'/>\n"
+                + "  <xs:element name='item' type='t:Item'/>\n</xs:schema>\n");
+
+        XjcModelCompiler.Result result = XjcModelCompiler.compile(List.of(main), "com.example.items", dir.resolve("out/m.jar"));
+
+        assertThat(result.candidates()).containsExactly(
+                new XjcModelCompiler.Candidate(new QName("urn:test", "item"), "com.example.items.Item"));
+        try (JarFile jar = new JarFile(result.jar().toFile())) {
+            assertThat(jar.getEntry("com/example/items/Item.class")).isNotNull();
+            assertThat(jar.getEntry("com/example/items/ObjectFactory.class")).isNotNull();
+        }
+        assertThat(result.classes()).isGreaterThanOrEqualTo(3);
+    }
+
+    @Test
+    void aSchemaErrorNamesTheFileLineAndColumn() throws Exception {
+        Path broken = Files.writeString(dir.resolve("broken.xsd"), XS
+                + "  <xs:element name='item' type='t:Missing'/>\n</xs:schema>\n");
+
+        assertThatThrownBy(() -> XjcModelCompiler.compile(List.of(broken), null, dir.resolve("m.jar")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("broken.xsd, line 2, column")
+                .hasMessageContaining("Missing");
+        assertThat(dir.resolve("m.jar")).doesNotExist();
+    }
+
+    @Test
+    void aSchemaLocationOnTheNetworkIsRefusedNotFetched() throws Exception {
+        Path remote = Files.writeString(dir.resolve("remote.xsd"), XS
+                + "  <xs:include schemaLocation='http://schemas.example.invalid/types.xsd'/>\n"
+                + "  <xs:element name='item' type='xs:string'/>\n</xs:schema>\n");
+
+        PrintStream stderr = System.err;
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        try {
+            assertThatThrownBy(() -> XjcModelCompiler.compile(List.of(remote), null, dir.resolve("m.jar")))
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("remote.xsd, line 2")
+                    .hasMessageContaining("refusing to fetch http://schemas.example.invalid/types.xsd");
+        } finally {
+            System.setErr(stderr);
+        }
+        // The one-line reason is the whole story: no stack trace from xjc on the user's terminal.
+        assertThat(printed.toString(StandardCharsets.UTF_8)).doesNotContain("Exception");
+    }
+}

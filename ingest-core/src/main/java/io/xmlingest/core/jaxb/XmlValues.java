@@ -1,0 +1,63 @@
+package io.xmlingest.core.jaxb;
+
+import jakarta.xml.bind.JAXBElement;
+import jakarta.xml.bind.annotation.XmlEnumValue;
+import java.math.BigDecimal;
+import java.util.Base64;
+import javax.xml.datatype.XMLGregorianCalendar;
+
+/**
+ * The XML spelling of simple values bound by JAXB, where Java's own {@code toString} differs:
+ * enums by their {@code @XmlEnumValue}, decimals never in exponent form, dates in their lexical
+ * form, binary as base64, and the value inside a {@code JAXBElement}.
+ */
+public final class XmlValues {
+    private XmlValues() {
+    }
+
+    private static final ClassValue<String[]> ENUM_NAMES = new ClassValue<>() {
+        @Override
+        protected String[] computeValue(Class<?> type) {
+            Object[] constants = type.getEnumConstants();
+            String[] names = new String[constants.length];
+            for (int i = 0; i < constants.length; i++) {
+                names[i] = annotated(type, ((Enum<?>) constants[i]).name());
+            }
+            return names;
+        }
+    };
+
+    /** The XML value of an enum constant: its {@code @XmlEnumValue}, or its name when it has none. */
+    public static String enumValue(Enum<?> e) {
+        return ENUM_NAMES.get(e.getDeclaringClass())[e.ordinal()];
+    }
+
+    /** The value as XML would write it; null for null and for a nil {@code JAXBElement}. */
+    public static String text(Object value) {
+        if (value instanceof JAXBElement<?> element) {
+            return text(element.getValue());
+        } else if (value == null) {
+            return null;
+        } else if (value instanceof String s) {
+            return s;
+        } else if (value instanceof Enum<?> e) {
+            return enumValue(e);
+        } else if (value instanceof BigDecimal d) {
+            return d.toPlainString();
+        } else if (value instanceof XMLGregorianCalendar c) {
+            return c.toXMLFormat();
+        } else if (value instanceof byte[] bytes) {
+            return Base64.getEncoder().encodeToString(bytes);
+        }
+        return value.toString();
+    }
+
+    private static String annotated(Class<?> type, String constant) {
+        try {
+            XmlEnumValue value = type.getField(constant).getAnnotation(XmlEnumValue.class);
+            return value == null ? constant : value.value();
+        } catch (NoSuchFieldException e) {
+            return constant;
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package io.xmlingest.core.bind;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.xmlingest.core.error.ConfigException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ModelClassesTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aFileThatIsNotAJarIsNamedInsteadOfSilentlySkipped() throws Exception {
+        Path notAJar = Files.writeString(dir.resolve("model.jar"), "not a zip");
+
+        assertThatThrownBy(() -> ModelClasses.of(List.of(notAJar.toString())))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("model.path")
+                .hasMessageContaining(notAJar.toAbsolutePath().toString())
+                .hasMessageContaining("neither a class directory nor a readable jar");
+    }
+
+    @Test
+    void loadsAClassFromADirectoryAndNamesTheEntriesWhenOneIsMissing() throws Exception {
+        Path src = Files.writeString(dir.resolve("Thing.java"), "package byo; public class Thing {}");
+        Path classes = Files.createDirectories(dir.resolve("classes"));
+        int rc = ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", classes.toString(), src.toString());
+        assertThat(rc).isZero();
+        ModelClasses model = ModelClasses.of(List.of(classes.toString()));
+
+        Class<?> thing = model.load("byo.Thing");
+
+        assertThat(thing.getName()).isEqualTo("byo.Thing");
+        assertThat(thing.getClassLoader()).isNotSameAs(ModelClasses.class.getClassLoader());
+        assertThatThrownBy(() -> model.load("byo.Nope"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("record class byo.Nope is not in model.path")
+                .hasMessageContaining(classes.toString());
+    }
+}
