@@ -11,6 +11,8 @@ RUN mvn -B -ntp -q -DskipTests package
 
 # Runtime stage: a JDK rather than a JRE, so that 'model compile' can compile a user's XSD in the container.
 FROM eclipse-temurin:17-jdk
+# curl for the compose healthcheck; installed explicitly rather than relying on what the base image happens to ship.
+RUN apt-get update && apt-get install -y --no-install-recommends curl && rm -rf /var/lib/apt/lists/*
 RUN useradd --system --uid 10001 --home-dir /app xmlingest && mkdir -p /inbox && chown xmlingest /inbox
 COPY --from=build /src/ingest-app/target/ingest-app.jar /app/ingest-app.jar
 COPY --from=build /src/datagen/target/datagen.jar /app/datagen.jar

@@ -87,6 +87,58 @@ class CommandLineIT {
     }
 
     @Test
+    void datagenRedirectedDrawsNoProgressAndPrintsOnlyItsSummary() throws Exception {
+        Path jar = Path.of("..", "datagen", "target", "datagen.jar").toAbsolutePath().normalize();
+        assertThat(jar).exists();
+        Process p = new ProcessBuilder(AppProcess.javaBin(), "-jar", jar.toString(), "--records", "5000", "--out", "d.xml")
+                .directory(dir.toFile()).start();
+        // Both pipes drained before waiting, so a full pipe cannot stall the child.
+        String[] err = new String[1];
+        Thread errReader = new Thread(() -> {
+            try {
+                err[0] = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                err[0] = e.toString();
+            }
+        });
+        errReader.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
+        errReader.join();
+        assertThat(p.exitValue()).as(err[0]).isZero();
+        // A pipe is not a terminal: no progress bar anywhere, and stdout is the one summary line.
+        assertThat(err[0]).doesNotContain("\r").doesNotContain("records/s");
+        assertThat(out.lines().toList()).singleElement().asString().startsWith("wrote 5000 records");
+        assertThat(dir.resolve("d.xml")).exists();
+        assertThat(dir.resolve("d.xml.part")).doesNotExist();
+    }
+
+    @Test
+    void datagenOnATerminalDrawsProgressOnStderrOnlyAndNoProgressTurnsItOff() throws Exception {
+        Path jar = Path.of("..", "datagen", "target", "datagen.jar").toAbsolutePath().normalize();
+        // util-linux's script gives the child a pseudo-terminal, so System.console() is not null (it
+        // needs stdin and stdout on a terminal); stderr goes to a file, so the two can be told apart.
+        String stdout = onTerminal(jar, "t.xml", "t.err", "");
+        assertThat(Files.readString(dir.resolve("t.err"))).contains("\r[").contains("100% 20000/20000 records");
+        assertThat(stdout).doesNotContain("\r[").contains("wrote 20000 records");
+
+        String forcedOff = onTerminal(jar, "n.xml", "n.err", " --no-progress");
+        assertThat(Files.readString(dir.resolve("n.err"))).doesNotContain("\r[").doesNotContain("records/s");
+        assertThat(forcedOff).contains("wrote 20000 records");
+    }
+
+    private String onTerminal(Path jar, String xml, String stderrFile, String extra) throws Exception {
+        String inner = AppProcess.javaBin() + " -jar " + jar + " --records 20000 --out " + xml + extra + " 2> " + stderrFile;
+        Process p = new ProcessBuilder("script", "-qec", inner, "/dev/null").directory(dir.toFile())
+                .redirectErrorStream(true).start();
+        p.getOutputStream().close();
+        String terminal = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
+        assertThat(p.exitValue()).as(terminal).isZero();
+        return terminal;
+    }
+
+    @Test
     void invalidSettingsAndMissingTopicsGiveClearErrors() throws Exception {
         Result badKey = run("config", "-s", "page.max.record=5");
         assertThat(badKey.exit()).isEqualTo(2);

@@ -66,8 +66,14 @@ class ComposeFileIT {
 
         JsonNode ports = compose.path("services").path("worker").path("ports");
         List<Integer> targets = new ArrayList<>();
-        ports.forEach(p -> targets.add(p.path("target").asInt()));
+        List<Integer> published = new ArrayList<>();
+        ports.forEach(p -> {
+            targets.add(p.path("target").asInt());
+            published.add(p.path("published").asInt());
+        });
+        // The same number on both sides, so the README's curl localhost:PORT/metrics reaches the worker.
         assertThat(targets).containsExactly(config.get(AppSettings.HTTP_PORT));
+        assertThat(published).containsExactly(config.get(AppSettings.HTTP_PORT));
 
         String inbox = config.get(AppSettings.INBOX_DIR);
         assertThat(volumeTargets("worker")).contains(inbox);
@@ -90,6 +96,18 @@ class ComposeFileIT {
         // A single node: the transaction log the worker relies on must accept one replica.
         assertThat(kafka.get("KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR")).isEqualTo("1");
         assertThat(kafka.get("KAFKA_TRANSACTION_STATE_LOG_MIN_ISR")).isEqualTo("1");
+    }
+
+    @Test
+    void theWorkersHealthcheckAsksItsOwnHealthEndpointWithAToolTheImageInstalls() throws Exception {
+        JsonNode check = compose.path("services").path("worker").path("healthcheck");
+        List<String> test = new ArrayList<>();
+        check.path("test").forEach(t -> test.add(t.asText()));
+        int port = Integer.parseInt(environment("worker").get("XMLINGEST_HTTP_PORT"));
+        assertThat(test).first().isEqualTo("CMD");
+        assertThat(test.get(1)).isEqualTo("curl");
+        assertThat(test).last().isEqualTo("http://localhost:" + port + "/health");
+        assertThat(Files.readString(REPO.resolve("Dockerfile"))).containsPattern("apt-get install [^\\n]*\\bcurl\\b");
     }
 
     @Test
