@@ -17,7 +17,8 @@ import picocli.CommandLine.Option;
             "  java -jar bench/target/bench.jar --sizes 1000,100000,1000000",
             "  java -jar bench/target/bench.jar --sizes 100000 --strategies woodstox-jaxb,ours-split-bind --runs 3",
             "  java -jar bench/target/bench.jar --sizes 1000,100000,1000000 --out bench/report --update-readme README.md",
-            "  java -jar bench/target/bench.jar --heap-scaling 100000,1000000,10000000 --out bench/report/heap-scaling"})
+            "  java -jar bench/target/bench.jar --heap-scaling 100000,1000000,10000000 --out bench/report/heap-scaling",
+            "  java -jar bench/target/bench.jar --value-formats --records 100000 --out bench/report/value-formats --update-readme README.md"})
 public final class BenchCommand implements Callable<Integer> {
 
     static final String SPEED_MARKER = "bench";
@@ -30,8 +31,17 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--strategies", split = ",", description = "Strategies to run (default: all).")
     List<String> strategies;
 
-    @Option(names = "--runs", description = "Counted runs per strategy and size (default: ${DEFAULT-VALUE}).")
-    int runs = 5;
+    @Option(names = "--runs", description = "Counted runs per strategy and size (default: 5; with --value-formats, 3).")
+    Integer runs;
+
+    @Option(names = "--value-formats",
+            description = "Instead of the speed study: write the --records persons as JSON, the XML fragment and Avro, "
+                    + "produce each with every compression to the bench's broker, and report bytes per record on disk "
+                    + "and throughput against JSON with lz4.")
+    boolean valueFormats;
+
+    @Option(names = "--records", description = "With --value-formats: how many persons (default: ${DEFAULT-VALUE}).")
+    long records = 100_000;
 
     @Option(names = "--warmups", description = "Warm-up runs before counting (default: ${DEFAULT-VALUE}).")
     int warmups = 1;
@@ -70,6 +80,9 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Files.createDirectories(out);
+        if (valueFormats) {
+            return valueFormats();
+        }
         Bench.Results results;
         if (from != null) {
             results = ResultsJson.read(from);
@@ -91,6 +104,19 @@ public final class BenchCommand implements Callable<Integer> {
         return results.measurements().stream().allMatch(m -> m.ok() || m.strategy().equals(Bench.WHOLE_DOCUMENT)) ? 0 : 1;
     }
 
+    private int valueFormats() throws Exception {
+        var results = ValueFormats.run(records, runs != null ? runs : 3, data, out.resolve("work"),
+                heap != null ? heap : "2g", System.err);
+        ValueFormats.write(results, out);
+        deleteRecursively(out.resolve("work"));
+        if (readme != null) {
+            String link = readme.toAbsolutePath().getParent().relativize(out.toAbsolutePath().resolve("report.md")).toString();
+            updateReadme(readme, ValueFormats.MARKER, ValueFormats.readmeSection(results, link));
+        }
+        System.out.println("report: " + out.resolve("report.md"));
+        return 0;
+    }
+
     private Bench.Plan plan() {
         boolean scaling = heapScaling != null;
         List<Strategies.Entry> chosen = strategies != null ? strategies.stream().map(Strategies::get).toList()
@@ -100,7 +126,7 @@ public final class BenchCommand implements Callable<Integer> {
             // One run per size and no warm-up: what is measured is whether a file fits, not how fast it goes.
             return new Bench.Plan(heapScaling, chosen, 0, 1, xmx, data, out.resolve("work"), false, true);
         }
-        return new Bench.Plan(sizes, chosen, warmups, runs, xmx, data, out.resolve("work"), heapSearch, false);
+        return new Bench.Plan(sizes, chosen, warmups, runs != null ? runs : 5, xmx, data, out.resolve("work"), heapSearch, false);
     }
 
     static void write(Bench.Results results, Path out) throws Exception {
