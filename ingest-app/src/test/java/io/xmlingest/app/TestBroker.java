@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -44,7 +45,14 @@ public final class TestBroker {
 
     /** Every committed record of the topic, read from the beginning up to the end offsets as of the call. */
     public static List<ConsumerRecord<byte[], byte[]>> readCommitted(String bootstrap, String topic) {
+        return readCommitted(bootstrap, topic, Map.of());
+    }
+
+    /** Every committed record of the topic, read by a consumer with these extra settings (security, say). */
+    public static List<ConsumerRecord<byte[], byte[]>> readCommitted(String bootstrap, String topic,
+            Map<String, String> consumerSettings) {
         Properties p = new Properties();
+        p.putAll(consumerSettings);
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
