@@ -17,14 +17,31 @@ import java.util.Objects;
  * @param deadLetters     dead letters published so far
  * @param pages           pages of records committed so far
  * @param reason          why the file failed, or null
+ * @param shard           the shard of the file this is the progress of, or -1 for the whole file; the
+ *                        counts and states of a shard's checkpoint are the shard's own
  */
 public record Checkpoint(String fileId, String fileName, FileState state, long nextRecordIndex, Position resume,
-                         long records, long deadLetters, long pages, String reason) {
+                         long records, long deadLetters, long pages, String reason, int shard) {
 
     public Checkpoint {
         Objects.requireNonNull(fileId, "fileId");
         Objects.requireNonNull(fileName, "fileName");
         Objects.requireNonNull(state, "state");
+    }
+
+    /** A whole file's checkpoint. */
+    public Checkpoint(String fileId, String fileName, FileState state, long nextRecordIndex, Position resume,
+                      long records, long deadLetters, long pages, String reason) {
+        this(fileId, fileName, state, nextRecordIndex, resume, records, deadLetters, pages, reason, -1);
+    }
+
+    /** What this checkpoint is stored under: the file id, with the shard's number for a shard. */
+    public String key() {
+        return key(fileId, shard);
+    }
+
+    public static String key(String fileId, int shard) {
+        return shard < 0 ? fileId : fileId + "/" + shard;
     }
 
     /**

@@ -27,21 +27,16 @@ public final class CheckpointCodec {
             g.writeStringField("state", c.state().name());
             g.writeNumberField("nextRecordIndex", c.nextRecordIndex());
             if (c.resume() != null) {
-                Checkpoint.Position p = c.resume();
-                g.writeObjectFieldStart("resume");
-                g.writeNumberField("recordIndex", p.recordIndex());
-                g.writeNumberField("byteOffset", p.byteOffset());
-                g.writeNumberField("line", p.line());
-                g.writeNumberField("column", p.column());
-                g.writeNumberField("prologEnd", p.prologEnd());
-                g.writeStringField("openElements", p.openElements());
-                g.writeEndObject();
+                writePosition(g, "resume", c.resume());
             }
             g.writeNumberField("records", c.records());
             g.writeNumberField("deadLetters", c.deadLetters());
             g.writeNumberField("pages", c.pages());
             if (c.reason() != null) {
                 g.writeStringField("reason", c.reason());
+            }
+            if (c.shard() >= 0) {
+                g.writeNumberField("shard", c.shard());
             }
             g.writeEndObject();
         } catch (IOException e) {
@@ -60,6 +55,7 @@ public final class CheckpointCodec {
         long deadLetters = 0;
         long pages = 0;
         String reason = null;
+        int shard = -1;
         Checkpoint.Position resume = null;
         try (JsonParser p = JSON.createParser(value)) {
             expect(p.nextToken(), JsonToken.START_OBJECT, "checkpoint");
@@ -76,6 +72,7 @@ public final class CheckpointCodec {
                     case "pages" -> pages = p.getLongValue();
                     case "reason" -> reason = p.getText();
                     case "resume" -> resume = position(p);
+                    case "shard" -> shard = p.getIntValue();
                     default -> p.skipChildren();
                 }
             }
@@ -85,11 +82,24 @@ public final class CheckpointCodec {
         if (fileId == null || file == null || state == null) {
             throw new IllegalArgumentException("checkpoint lacks fileId, file or state");
         }
-        return new Checkpoint(fileId, file, state, next, resume, records, deadLetters, pages, reason);
+        return new Checkpoint(fileId, file, state, next, resume, records, deadLetters, pages, reason, shard);
     }
 
-    private static Checkpoint.Position position(JsonParser p) throws IOException {
-        expect(p.currentToken(), JsonToken.START_OBJECT, "resume");
+    /** Writes a position as the object field {@code field}; work orders carry positions in this form too. */
+    public static void writePosition(JsonGenerator g, String field, Checkpoint.Position p) throws IOException {
+        g.writeObjectFieldStart(field);
+        g.writeNumberField("recordIndex", p.recordIndex());
+        g.writeNumberField("byteOffset", p.byteOffset());
+        g.writeNumberField("line", p.line());
+        g.writeNumberField("column", p.column());
+        g.writeNumberField("prologEnd", p.prologEnd());
+        g.writeStringField("openElements", p.openElements());
+        g.writeEndObject();
+    }
+
+    /** Reads a position written by {@link #writePosition}, the parser on its start. */
+    public static Checkpoint.Position position(JsonParser p) throws IOException {
+        expect(p.currentToken(), JsonToken.START_OBJECT, "position");
         long index = 0;
         long offset = -1;
         int line = -1;

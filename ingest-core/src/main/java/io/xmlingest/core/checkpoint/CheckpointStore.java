@@ -12,7 +12,8 @@ public interface CheckpointStore extends AutoCloseable {
     /** Catches up with every checkpoint committed so far, by this process or any other. */
     void refresh();
 
-    Optional<Checkpoint> find(String fileId);
+    /** The last checkpoint stored under {@code key}: a file id, or a shard's {@link Checkpoint#key(String, int)}. */
+    Optional<Checkpoint> find(String key);
 
     /** Records a checkpoint this process has just committed. */
     void committed(Checkpoint checkpoint);

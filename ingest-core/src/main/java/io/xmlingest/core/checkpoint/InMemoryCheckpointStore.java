@@ -20,7 +20,7 @@ public final class InMemoryCheckpointStore implements CheckpointStore {
 
     @Override
     public void committed(Checkpoint checkpoint) {
-        byFile.put(checkpoint.fileId(), checkpoint);
+        byFile.put(checkpoint.key(), checkpoint);
     }
 
     @Override

@@ -112,9 +112,9 @@ public final class KafkaCheckpointStore implements CheckpointStore {
             Checkpoint c = CheckpointCodec.decode(r.value());
             // A commit's markers are written after it returns, so a refresh right after this worker's
             // own last commit can read the commit before it: it must not take the file back there.
-            Checkpoint held = byFile.get(c.fileId());
+            Checkpoint held = byFile.get(c.key());
             if (held == null || !c.isBehind(held)) {
-                byFile.put(c.fileId(), c);
+                byFile.put(c.key(), c);
             }
         } catch (IllegalArgumentException e) {
             // Someone else's message on our topic must not stop the worker; it is not ours to read.
@@ -130,7 +130,7 @@ public final class KafkaCheckpointStore implements CheckpointStore {
 
     @Override
     public synchronized void committed(Checkpoint checkpoint) {
-        byFile.put(checkpoint.fileId(), checkpoint);
+        byFile.put(checkpoint.key(), checkpoint);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.xmlingest.core.pipeline;
 
 import io.xmlingest.core.checkpoint.Checkpoint;
+import io.xmlingest.core.split.Shard;
 import java.nio.file.Path;
 
 /**
@@ -10,7 +11,18 @@ import java.nio.file.Path;
  * @param name   its name in messages and errors
  * @param fileId SHA-256 of its bytes
  * @param bytes  its size
- * @param from   the checkpoint to resume from, or null to start at the beginning
+ * @param from   the checkpoint to resume from, or null to start at the beginning (of the shard)
+ * @param shard  the part of the file to ingest, or null for all of it
  */
-public record FileJob(Path path, String name, String fileId, long bytes, Checkpoint from) {
+public record FileJob(Path path, String name, String fileId, long bytes, Checkpoint from, Shard shard) {
+
+    /** The whole file. */
+    public FileJob(Path path, String name, String fileId, long bytes, Checkpoint from) {
+        this(path, name, fileId, bytes, from, null);
+    }
+
+    /** The index the checkpoints of this job carry: the shard's, or -1 for the whole file. */
+    public int shardIndex() {
+        return shard == null ? -1 : shard.index();
+    }
 }

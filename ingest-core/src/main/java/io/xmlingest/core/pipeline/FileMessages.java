@@ -10,6 +10,7 @@ import io.xmlingest.core.publish.Envelope;
 import io.xmlingest.core.publish.MessageHeaders;
 import io.xmlingest.core.publish.TopicNames;
 import io.xmlingest.core.split.RawRecord;
+import io.xmlingest.core.split.Shard;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -65,6 +66,44 @@ final class FileMessages {
         });
     }
 
+    /**
+     * A shard of the file is finished. The file's own completed or failed event follows once
+     * every shard is; these let anyone follow the shards and put the file's records in order.
+     */
+    Envelope shardEnded(Checkpoint c, Shard shard, IngestException failure) {
+        return status(failure == null ? "shard-completed" : "shard-failed", g -> {
+            g.writeNumberField("shard", shard.index());
+            g.writeNumberField("shards", shard.count());
+            g.writeNumberField("firstRecordIndex", shard.firstRecordIndex());
+            g.writeNumberField("nextRecordIndex", c.nextRecordIndex());
+            g.writeNumberField("records", c.records());
+            g.writeNumberField("deadLetters", c.deadLetters());
+            if (failure != null) {
+                g.writeStringField("reason", failure.reason());
+                writePosition(g, failure.location().orElse(null));
+                g.writeStringField("message", failure.getMessage());
+            }
+        });
+    }
+
+    /** The file is cut into shards that workers take from the work topic. */
+    Envelope planned(long fileBytes, int shards) {
+        return status("started", g -> {
+            g.writeNumberField("bytes", fileBytes);
+            g.writeNumberField("shards", shards);
+        });
+    }
+
+    /** Every shard of the file has failed or completed, and at least one failed. */
+    Envelope shardsFailed(Checkpoint total, int shard, String message) {
+        return status("failed", g -> {
+            g.writeNumberField("records", total.records());
+            g.writeNumberField("deadLetters", total.deadLetters());
+            g.writeNumberField("shard", shard);
+            g.writeStringField("message", message);
+        });
+    }
+
     Envelope deadLetter(IngestException e, long recordIndex, RawRecord raw) {
         byte[] value = json(g -> {
             g.writeStringField("file", fileName);
@@ -87,7 +126,7 @@ final class FileMessages {
     }
 
     Envelope checkpoint(Checkpoint c) {
-        return new Envelope(topics.checkpoints(), key(fileId), CheckpointCodec.encode(c), headers());
+        return new Envelope(topics.checkpoints(), key(c.key()), CheckpointCodec.encode(c), headers());
     }
 
     private Envelope status(String event, JsonFields fields) {

@@ -52,7 +52,7 @@ public final class IngestionPipeline {
     }
 
     /** The XML limits the settings ask for. */
-    static XmlLimits limits(IngestConfig config) {
+    public static XmlLimits limits(IngestConfig config) {
         return new XmlLimits(config.get(IngestSettings.XML_MAX_DEPTH), config.get(IngestSettings.XML_MAX_ATTRIBUTES),
                 config.get(IngestSettings.XML_MAX_ATTRIBUTE_SIZE), config.get(IngestSettings.XML_MAX_TEXT_SIZE),
                 DoctypePolicy.of(config.get(IngestSettings.XML_DOCTYPE)),

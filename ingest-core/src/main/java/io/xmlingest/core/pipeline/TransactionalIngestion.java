@@ -114,12 +114,14 @@ public final class TransactionalIngestion {
             this.listener = listener;
             this.messages = new FileMessages(topics, job.name(), job.fileId(), worker);
             this.last = job.from() != null ? job.from()
-                    : new Checkpoint(job.fileId(), job.name(), FileState.IN_PROGRESS, 0, null, 0, 0, 0, null);
+                    : new Checkpoint(job.fileId(), job.name(), FileState.IN_PROGRESS,
+                            job.shard() == null ? 0 : job.shard().firstRecordIndex(), null, 0, 0, 0, null, job.shardIndex());
             this.handled = last.nextRecordIndex();
             this.startedCommitted = job.from() != null;
             this.resumedAwaitingFirstCommit = job.from() != null;
             this.pages = new PageAssembler(job.name(), job.fileId(), pagePolicy, last.pages());
-            if (job.from() == null) {
+            // A shard's file was announced when it was cut into shards.
+            if (job.from() == null && job.shard() == null) {
                 extras.add(messages.started(job.bytes()));
             }
         }
@@ -132,6 +134,9 @@ public final class TransactionalIngestion {
                 while ((converted = records.next()) != null) {
                     SplitPosition pos = converted.position();
                     ResumePoint here = converted.start();
+                    if (job.shard() != null && job.shard().isPast(pos.recordIndex())) {
+                        break; // the next shard's first record
+                    }
                     if (commitDue()) {
                         // Everything before this record goes, the open page too: a page closed by its byte
                         // bound leaves a record in the open page, and the checkpoint must not pass over it.
@@ -181,7 +186,7 @@ public final class TransactionalIngestion {
             recordsSent = 0;
             extras.clear();
             pendingDeadLetters = 0;
-            if (!startedCommitted) {
+            if (!startedCommitted && job.shard() == null) {
                 extras.add(messages.started(job.bytes()));
             }
             commit(FileState.FAILED, null, last.nextRecordIndex(), refused);
@@ -190,16 +195,19 @@ public final class TransactionalIngestion {
 
         private RecordSplitter open() {
             Checkpoint from = job.from();
-            if (from == null || from.resume() == null) {
+            ResumePoint at = job.shard() == null ? null : job.shard().start();
+            if (from != null && from.resume() != null) {
+                Checkpoint.Position p = from.resume();
+                at = new ResumePoint(p.recordIndex(), p.byteOffset(), p.line(), p.column(), p.prologEnd(), p.openElements());
+            }
+            long next = last.nextRecordIndex();
+            if (at == null) {
                 StaxRecordSplitter fromStart = StaxRecordSplitter.open(job.path(), job.name(), recordElement, limits);
                 // Without a position to seek to, the records already published are scanned past, never bound.
-                fromStart.skip(from == null ? 0 : from.nextRecordIndex());
+                fromStart.skip(next);
                 return fromStart;
             }
-            Checkpoint.Position p = from.resume();
-            ResumePoint at = new ResumePoint(p.recordIndex(), p.byteOffset(), p.line(), p.column(), p.prologEnd(),
-                    p.openElements());
-            return StaxRecordSplitter.resume(job.path(), job.name(), recordElement, limits, at, from.nextRecordIndex());
+            return StaxRecordSplitter.resume(job.path(), job.name(), recordElement, limits, at, next);
         }
 
         /**
@@ -255,9 +263,11 @@ public final class TransactionalIngestion {
                             next.prologEnd(), next.openElements());
             Checkpoint checkpoint = new Checkpoint(job.fileId(), job.name(), state, nextIndex, resume,
                     last.records() + recordsSent, last.deadLetters() + pendingDeadLetters,
-                    last.pages() + pagesSent, failure == null ? null : failure.getMessage());
+                    last.pages() + pagesSent, failure == null ? null : failure.getMessage(), job.shardIndex());
             List<Envelope> with = new ArrayList<>(extras);
-            if (state == FileState.COMPLETED) {
+            if (state != FileState.IN_PROGRESS && job.shard() != null) {
+                with.add(messages.shardEnded(checkpoint, job.shard(), failure));
+            } else if (state == FileState.COMPLETED) {
                 with.add(messages.completed(checkpoint, job.bytes()));
             } else if (state == FileState.FAILED) {
                 with.add(messages.failed(checkpoint, failure));

@@ -1,0 +1,74 @@
+package io.xmlingest.core.pipeline;
+
+import io.xmlingest.core.checkpoint.Checkpoint;
+import io.xmlingest.core.checkpoint.CheckpointStore;
+import io.xmlingest.core.checkpoint.FileState;
+import io.xmlingest.core.publish.Envelope;
+import io.xmlingest.core.publish.TopicNames;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The file-level messages of a file ingested in shards: its started event and first checkpoint
+ * when it is cut, and its completed or failed event with its final checkpoint once every shard
+ * has ended. Each shard commits its own records, dead letters and checkpoints
+ * ({@link TransactionalIngestion} with a {@link FileJob#shard()}); these only frame them.
+ */
+public final class ShardedFiles {
+
+    private final TopicNames topics;
+    private final String worker;
+
+    public ShardedFiles(TopicNames topics, String worker) {
+        this.topics = topics;
+        this.worker = worker;
+    }
+
+    /** To commit with the file's work orders: its started event, and a checkpoint saying it is under way. */
+    public List<Envelope> planned(FileJob file, int shards) {
+        FileMessages messages = new FileMessages(topics, file.name(), file.fileId(), worker);
+        Checkpoint cut = new Checkpoint(file.fileId(), file.name(), FileState.IN_PROGRESS, 0, null, 0, 0, 0, null);
+        return List.of(messages.planned(file.bytes(), shards), messages.checkpoint(cut));
+    }
+
+    /**
+     * The file's ending, when every one of its {@code shards} has ended and the file itself has
+     * not: its completed event (or failed, if a shard failed) and final checkpoint, counting
+     * every shard. Empty while a shard is under way, or when the ending is already committed.
+     */
+    public Optional<Ending> ending(FileJob file, int shards, CheckpointStore store) {
+        Optional<Checkpoint> whole = store.find(file.fileId());
+        if (whole.isPresent() && whole.get().isFinished()) {
+            return Optional.empty();
+        }
+        long records = 0;
+        long deadLetters = 0;
+        long pages = 0;
+        long next = 0;
+        Checkpoint failed = null;
+        for (int i = 0; i < shards; i++) {
+            Optional<Checkpoint> shard = store.find(Checkpoint.key(file.fileId(), i));
+            if (shard.isEmpty() || !shard.get().isFinished()) {
+                return Optional.empty();
+            }
+            Checkpoint c = shard.get();
+            records += c.records();
+            deadLetters += c.deadLetters();
+            pages += c.pages();
+            next = Math.max(next, c.nextRecordIndex());
+            if (c.state() == FileState.FAILED && failed == null) {
+                failed = c;
+            }
+        }
+        FileMessages messages = new FileMessages(topics, file.name(), file.fileId(), worker);
+        Checkpoint total = new Checkpoint(file.fileId(), file.name(), failed == null ? FileState.COMPLETED : FileState.FAILED,
+                next, null, records, deadLetters, pages, failed == null ? null : failed.reason());
+        Envelope event = failed == null ? messages.completed(total, file.bytes())
+                : messages.shardsFailed(total, failed.shard(), failed.reason());
+        return Optional.of(new Ending(total, List.of(event, messages.checkpoint(total))));
+    }
+
+    /** A file's final checkpoint and the messages that commit it. */
+    public record Ending(Checkpoint checkpoint, List<Envelope> messages) {
+    }
+}

@@ -1,0 +1,109 @@
+package io.xmlingest.core.pipeline;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.xmlingest.core.checkpoint.Checkpoint;
+import io.xmlingest.core.checkpoint.CheckpointCodec;
+import io.xmlingest.core.split.ResumePoint;
+import io.xmlingest.core.split.Shard;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * One shard of a file to ingest, as a message on the work topic: everything a worker needs to
+ * ingest it without asking anyone, the file being on storage every worker reads at {@code path}.
+ *
+ * @param path   where every worker finds the file
+ * @param name   the file's name in messages and errors
+ * @param fileId SHA-256 of the file's bytes
+ * @param bytes  the file's size
+ * @param shard  the part of it to ingest
+ */
+public record WorkOrder(String path, String name, String fileId, long bytes, Shard shard) {
+
+    private static final JsonFactory JSON = new JsonFactory();
+
+    /** The key work orders are published under: one per shard, so a repeated cut overwrites its own. */
+    public String key() {
+        return Checkpoint.key(fileId, shard.index());
+    }
+
+    public FileJob job(Checkpoint from) {
+        return new FileJob(Path.of(path), name, fileId, bytes, from, shard);
+    }
+
+    public byte[] encode() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+        try (JsonGenerator g = JSON.createGenerator(out)) {
+            g.writeStartObject();
+            g.writeStringField("path", path);
+            g.writeStringField("file", name);
+            g.writeStringField("fileId", fileId);
+            g.writeNumberField("bytes", bytes);
+            g.writeNumberField("shard", shard.index());
+            g.writeNumberField("shards", shard.count());
+            if (shard.start() != null) {
+                CheckpointCodec.writePosition(g, "start", position(shard.start()));
+            }
+            if (shard.next() != null) {
+                CheckpointCodec.writePosition(g, "next", position(shard.next()));
+            }
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    /** Reads a work order; anything else is an IllegalArgumentException saying what is wrong. */
+    public static WorkOrder decode(byte[] value) {
+        String path = null;
+        String name = null;
+        String fileId = null;
+        long bytes = -1;
+        int index = -1;
+        int count = -1;
+        ResumePoint start = null;
+        ResumePoint next = null;
+        try (JsonParser p = JSON.createParser(value)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new IllegalArgumentException("not a JSON object");
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                p.nextToken();
+                switch (field) {
+                    case "path" -> path = p.getText();
+                    case "file" -> name = p.getText();
+                    case "fileId" -> fileId = p.getText();
+                    case "bytes" -> bytes = p.getLongValue();
+                    case "shard" -> index = p.getIntValue();
+                    case "shards" -> count = p.getIntValue();
+                    case "start" -> start = resumePoint(CheckpointCodec.position(p));
+                    case "next" -> next = resumePoint(CheckpointCodec.position(p));
+                    default -> p.skipChildren();
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalArgumentException("unreadable work order: " + e.getMessage(), e);
+        }
+        if (path == null || name == null || fileId == null || bytes < 0 || index < 0 || count < 1) {
+            throw new IllegalArgumentException("a work order needs path, file, fileId, bytes, shard and shards: "
+                    + new String(value, StandardCharsets.UTF_8));
+        }
+        return new WorkOrder(path, name, fileId, bytes, new Shard(index, count, start, next));
+    }
+
+    private static Checkpoint.Position position(ResumePoint r) {
+        return new Checkpoint.Position(r.recordIndex(), r.byteOffset(), r.line(), r.column(), r.prologEnd(), r.openElements());
+    }
+
+    private static ResumePoint resumePoint(Checkpoint.Position p) {
+        return new ResumePoint(p.recordIndex(), p.byteOffset(), p.line(), p.column(), p.prologEnd(), p.openElements());
+    }
+}

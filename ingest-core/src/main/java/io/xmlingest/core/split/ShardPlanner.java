@@ -1,0 +1,15 @@
+package io.xmlingest.core.split;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/** Cuts a file into shards that workers can ingest independently. */
+public interface ShardPlanner {
+
+    /**
+     * Cuts {@code file} into at most {@code shards} shards of about equal byte size. A file with
+     * fewer record starts than that (or a record spanning several ranges) gets fewer shards; any
+     * file gets at least one.
+     */
+    List<Shard> plan(Path file, String name, int shards);
+}

@@ -1,0 +1,180 @@
+package io.xmlingest.core.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.xmlingest.core.checkpoint.Checkpoint;
+import io.xmlingest.core.checkpoint.CheckpointCodec;
+import io.xmlingest.core.checkpoint.FileState;
+import io.xmlingest.core.checkpoint.InMemoryCheckpointStore;
+import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.RetriableIngestException;
+import io.xmlingest.core.page.OutgoingRecord;
+import io.xmlingest.core.publish.Envelope;
+import io.xmlingest.core.publish.InMemoryTransactionalPublisher;
+import io.xmlingest.core.publish.TopicNames;
+import io.xmlingest.core.split.Shard;
+import io.xmlingest.core.split.StaxShardPlanner;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A file cut into shards, each ingested on its own (as different workers would), crashing at random. */
+class ShardedIngestionTest {
+
+    @TempDir
+    Path dir;
+
+    private static final TopicNames TOPICS = new TopicNames(List.of("t"), "t.dlq", "t.status", "t.checkpoints");
+
+    private static IngestConfig config(String... keyValues) {
+        Map<String, String> flags = new HashMap<>(Map.of("topic", "t", "page.max.records", "7", "commit.interval.ms", "0"));
+        for (int i = 0; i < keyValues.length; i += 2) {
+            flags.put(keyValues[i], keyValues[i + 1]);
+        }
+        return IngestConfig.of(IngestSettings.ALL, flags);
+    }
+
+    /** Every 7th record (from the 4th) has text in a numeric field, so it becomes a dead letter. */
+    private Path file(int count, int brokenAt) throws Exception {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < count; i++) {
+            String p = IngestionPipelineTest.person(1000 + i);
+            if (i == brokenAt) {
+                p = p.replace("<lastName>L</lastName>", "<lastName>L</last>");
+            }
+            s.append(i % 7 == 3 ? p.replace("<salary>1.00</salary>", "<salary>lots</salary>") : p);
+        }
+        return Files.writeString(dir.resolve("sharded.xml"), "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "<persons xmlns=\"urn:xmlingest:sample:persons\">\n" + s + "</persons>\n");
+    }
+
+    private static List<String> events(List<Envelope> status) {
+        return status.stream().map(e -> new String(e.value(), StandardCharsets.UTF_8))
+                .map(v -> v.replaceAll("^\\{\"event\":\"([\\w-]+)\".*$", "$1")).toList();
+    }
+
+    private record Published(List<OutgoingRecord> records, List<Envelope> deadLetters, List<Envelope> status,
+                             InMemoryCheckpointStore checkpoints, FileJob file, int shards) {
+    }
+
+    /** Runs every shard, in a shuffled order, each crashing at random commits and resuming from its checkpoint. */
+    private Published ingestInShards(Path f, int shards, IngestConfig config, long seed) throws Exception {
+        FileJob file = new FileJob(f, "sharded.xml", FileIdentity.sha256(f), Files.size(f), null);
+        List<Shard> plan = new StaxShardPlanner(IngestionPipeline.model(config).elements(), IngestionPipeline.limits(config))
+                .plan(f, file.name(), shards);
+        ShardedFiles sharded = new ShardedFiles(TOPICS, "w");
+        InMemoryCheckpointStore store = new InMemoryCheckpointStore();
+        List<OutgoingRecord> records = new ArrayList<>();
+        List<Envelope> dlq = new ArrayList<>();
+        List<Envelope> status = new ArrayList<>();
+        for (Envelope e : sharded.planned(file, plan.size())) {
+            (e.topic().equals("t.status") ? status : new ArrayList<Envelope>()).add(e);
+            if (e.topic().equals("t.checkpoints")) {
+                store.committed(CheckpointCodec.decode(e.value()));
+            }
+        }
+        Random random = new Random(seed);
+        List<Shard> order = new ArrayList<>(plan);
+        java.util.Collections.shuffle(order, random);
+        TransactionalIngestion ingestion = new TransactionalIngestion(config, IngestionPipeline.model(config), "w");
+        for (Shard shard : order) {
+            // A work order travels as bytes: the shard a worker runs is the one decoded from the topic.
+            WorkOrder order1 = WorkOrder.decode(new WorkOrder(f.toString(), file.name(), file.fileId(), file.bytes(), shard).encode());
+            assertThat(order1.shard()).isEqualTo(shard);
+            while (true) {
+                int failAt = random.nextInt(4);
+                InMemoryTransactionalPublisher p = new InMemoryTransactionalPublisher(n -> n == failAt);
+                Checkpoint from = store.find(Checkpoint.key(file.fileId(), shard.index())).orElse(null);
+                try {
+                    FileOutcome out = ingestion.ingest(order1.job(from), p, IngestListener.NONE, () -> false);
+                    assertThat(out.ending()).isNotEqualTo(FileOutcome.Ending.STOPPED);
+                    collect(p, records, dlq, status, store);
+                    break;
+                } catch (RetriableIngestException e) {
+                    collect(p, records, dlq, status, store);
+                }
+            }
+            if (shard.index() % 2 == 0) {
+                // A worker that dies before looking whether the file is done leaves it to the next shard's worker.
+                continue;
+            }
+            sharded.ending(file, plan.size(), store).ifPresent(end -> commit(end.messages(), status, store));
+        }
+        sharded.ending(file, plan.size(), store).ifPresent(end -> commit(end.messages(), status, store));
+        assertThat(sharded.ending(file, plan.size(), store)).as("the ending is committed once").isEmpty();
+        return new Published(records, dlq, status, store, file, plan.size());
+    }
+
+    private static void commit(List<Envelope> messages, List<Envelope> status, InMemoryCheckpointStore store) {
+        for (Envelope e : messages) {
+            if (e.topic().equals("t.status")) {
+                status.add(e);
+            } else {
+                store.committed(CheckpointCodec.decode(e.value()));
+            }
+        }
+    }
+
+    private static void collect(InMemoryTransactionalPublisher p, List<OutgoingRecord> records, List<Envelope> dlq,
+                                List<Envelope> status, InMemoryCheckpointStore store) {
+        records.addAll(p.records());
+        dlq.addAll(p.envelopes("t.dlq"));
+        status.addAll(p.envelopes("t.status"));
+        p.envelopes("t.checkpoints").forEach(e -> store.committed(CheckpointCodec.decode(e.value())));
+    }
+
+    @Test
+    void shardsIngestedApartPublishEveryRecordOnceWithItsFileIndexAndOneCompletedEvent() throws Exception {
+        Path f = file(400, -1);
+        Published out = ingestInShards(f, 6, config(), 11);
+        List<Long> expected = new ArrayList<>();
+        for (long i = 0; i < 400; i++) {
+            if (i % 7 != 3) {
+                expected.add(i);
+            }
+        }
+        assertThat(out.records()).extracting(OutgoingRecord::index).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(out.deadLetters()).hasSize(400 - expected.size());
+        List<String> events = events(out.status());
+        assertThat(events).filteredOn("started"::equals).hasSize(1);
+        assertThat(events).filteredOn("shard-completed"::equals).hasSize(6);
+        assertThat(events).filteredOn("completed"::equals).hasSize(1);
+        assertThat(events.get(events.size() - 1)).isEqualTo("completed");
+        String completed = new String(out.status().get(out.status().size() - 1).value(), StandardCharsets.UTF_8);
+        assertThat(completed).contains("\"records\":" + expected.size(), "\"deadLetters\":" + (400 - expected.size()));
+        Checkpoint whole = out.checkpoints().find(out.file().fileId()).orElseThrow();
+        assertThat(whole.state()).isEqualTo(FileState.COMPLETED);
+        assertThat(whole.records()).isEqualTo(expected.size());
+        assertThat(whole.nextRecordIndex()).isEqualTo(400);
+    }
+
+    @Test
+    void aFaultInOneShardFailsTheFileAfterEveryOtherShardIsIngested() throws Exception {
+        Path f = file(300, 200);
+        Published out = ingestInShards(f, 6, config(), 5);
+        List<String> events = events(out.status());
+        assertThat(events).filteredOn("shard-failed"::equals).hasSize(1);
+        assertThat(events).filteredOn("shard-completed"::equals).hasSize(out.shards() - 1);
+        assertThat(events.get(events.size() - 1)).isEqualTo("failed");
+        assertThat(events).doesNotContain("completed");
+        // As on one worker, everything before the fault is published; the file cannot be read past it.
+        List<Long> expected = new ArrayList<>();
+        for (long i = 0; i < 200; i++) {
+            if (i % 7 != 3) {
+                expected.add(i);
+            }
+        }
+        assertThat(out.records()).extracting(OutgoingRecord::index).containsExactlyInAnyOrderElementsOf(expected);
+        String failed = new String(out.status().get(out.status().size() - 1).value(), StandardCharsets.UTF_8);
+        assertThat(failed).contains("record index 200");
+        assertThat(out.checkpoints().find(out.file().fileId()).orElseThrow().state()).isEqualTo(FileState.FAILED);
+    }
+}
