@@ -60,13 +60,29 @@ public final class AppSettings {
             10_000L, "How often the worker logs a long file's progress (percent of bytes, records/s, time left).",
             between(100, 3_600_000));
 
+    public static final Setting<Integer> WORK_SHARDS = Setting.of("work.shards", SettingType.INT, 0,
+            "0: the worker ingests each file of its inbox alone. N > 0: the worker is one of a group that shares the "
+                    + "work through the work topic: a file taken from the inbox is cut into up to N shards at record "
+                    + "starts, and every worker of the group (same topic and work.topic) ingests the shards Kafka "
+                    + "assigns it. The inbox must then be a directory every worker reads, at the same path.",
+            between(0, 10_000));
+
+    public static final Setting<String> WORK_TOPIC = Setting.of("work.topic", SettingType.STRING, "",
+            "Topic of the work orders (one per shard) when work.shards > 0; its consumer group is the topic's name "
+                    + "with '-workers'. Empty: the first topic's name with '.work'.", v -> null);
+
+    public static final Setting<Integer> WORK_PARTITIONS = Setting.of("work.partitions", SettingType.INT, 12,
+            "Partitions of the work topic when a worker creates it: the most workers that can ingest shards at once.",
+            between(1, 10_000));
+
     /** Every setting the application reads: the pipeline's and its own. */
     public static final List<Setting<?>> ALL;
 
     static {
         List<Setting<?>> all = new ArrayList<>(IngestSettings.ALL);
         all.addAll(List.of(EMBEDDED_DATA_DIR, INBOX_DIR, WORKER_ID, INBOX_POLL_MS, INBOX_SETTLE_MS, HTTP_PORT,
-                HTTP_HOST, SHUTDOWN_TIMEOUT_MS, RETRY_MAX_BACKOFF_MS, PROGRESS_INTERVAL_MS));
+                HTTP_HOST, SHUTDOWN_TIMEOUT_MS, RETRY_MAX_BACKOFF_MS, PROGRESS_INTERVAL_MS, WORK_SHARDS, WORK_TOPIC,
+                WORK_PARTITIONS));
         ALL = Collections.unmodifiableList(all);
     }
 }

@@ -34,6 +34,7 @@ final class Inbox {
     private final Path processing;
     private final Path done;
     private final Path failed;
+    private final Path sharded;
     private final long settleMillis;
     private final Clock clock;
 
@@ -42,12 +43,14 @@ final class Inbox {
         this.processing = dir.resolve("processing").resolve(workerId);
         this.done = dir.resolve("done");
         this.failed = dir.resolve("failed");
+        this.sharded = dir.resolve("sharded");
         this.settleMillis = settleMillis;
         this.clock = clock;
         try {
             Files.createDirectories(processing);
             Files.createDirectories(done);
             Files.createDirectories(failed);
+            Files.createDirectories(sharded);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the inbox " + dir.toAbsolutePath(), e);
         }
@@ -119,6 +122,41 @@ final class Inbox {
         }
     }
 
+    /**
+     * Moves a claimed file to {@code sharded/}, where every worker of a group reads its shards, under
+     * a name that starts with its file id; empty when that content is there already (being ingested).
+     */
+    Optional<Path> toSharded(Path claimed, String fileId) {
+        Path target = sharded.resolve(fileId + "." + claimed.getFileName());
+        try {
+            if (Files.exists(target)) {
+                return Optional.empty();
+            }
+            Files.move(claimed, target, StandardCopyOption.ATOMIC_MOVE);
+            Files.deleteIfExists(sidecar(claimed));
+            return Optional.of(target);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot move " + claimed + " to " + sharded, e);
+        }
+    }
+
+    /** Files cut into shards that are not finished, or whose end was committed but not yet moved. */
+    List<Path> sharded() {
+        return list(sharded, false);
+    }
+
+    /** The file id a file in {@code sharded/} is named with. */
+    static String shardedFileId(Path file) {
+        String name = file.getFileName().toString();
+        return name.substring(0, Math.max(0, name.indexOf('.')));
+    }
+
+    /** The name a file in {@code sharded/} had in the inbox. */
+    static String shardedName(Path file) {
+        String name = file.getFileName().toString();
+        return name.substring(name.indexOf('.') + 1);
+    }
+
     /** The identity this worker recorded for a claimed file when it started on it, if any. */
     Optional<RecordedIdentity> recordedIdentity(Path claimed) {
         for (Path sidecar : List.of(sidecar(claimed), legacyMarker(claimed))) {
@@ -159,7 +197,8 @@ final class Inbox {
 
     /** Moves the file and writes its report; a name already there gets a time stamp and the file id's start. */
     private Path finish(Path claimed, Path folder, String fileId, String reportJson) {
-        String name = claimed.getFileName().toString();
+        String name = claimed.getParent() != null && claimed.getParent().equals(sharded) ? shardedName(claimed)
+                : claimed.getFileName().toString();
         Path target = folder.resolve(name);
         if (Files.exists(target)) {
             target = folder.resolve(name + "." + LocalDateTime.now(clock).format(STAMP) + "-"

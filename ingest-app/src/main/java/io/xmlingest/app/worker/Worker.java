@@ -61,6 +61,9 @@ public final class Worker implements Runnable {
 
     private TransactionalIngestion ingestion;
     private volatile KafkaSession session;
+    /** The worker's part in a group sharing the work, when work.shards &gt; 0; else null. */
+    private SharedWork shared;
+    private volatile boolean sharedConnected;
     private volatile String kafkaProblem = "not connected yet";
     private volatile String commitTrouble;
     private volatile String fatal;
@@ -93,8 +96,9 @@ public final class Worker implements Runnable {
     public Health health() {
         Map<String, String> checks = new LinkedHashMap<>();
         String trouble = commitTrouble;
-        boolean kafkaUp = session != null && trouble == null;
-        checks.put("kafka", kafkaUp ? "UP" : "DOWN: " + (session == null ? kafkaProblem : trouble));
+        boolean connected = session != null || sharedConnected;
+        boolean kafkaUp = connected && trouble == null;
+        checks.put("kafka", kafkaUp ? "UP" : "DOWN: " + (connected ? trouble : kafkaProblem));
         checks.put("inbox", Files.isDirectory(inbox.dir()) ? "UP" : "DOWN: " + inbox.dir() + " is not a directory");
         checks.put("worker", fatal == null ? "UP" : "DOWN: " + fatal);
         boolean live = fatal == null && stopped.getCount() > 0;
@@ -121,12 +125,25 @@ public final class Worker implements Runnable {
                 topics.deadLetters(), topics.status(), topics.checkpoints());
         // Opening the session and building the record model each take a good part of a restart, and
         // neither needs the other. A bad model still stops the worker at once: it is awaited here, not Kafka.
-        CompletableFuture<KafkaSession> firstSession = Background.start("xmlingest-kafka-open", this::openSession);
+        boolean sharing = config.get(AppSettings.WORK_SHARDS) > 0;
+        CompletableFuture<KafkaSession> firstSession = sharing ? null
+                : Background.start("xmlingest-kafka-open", this::openSession);
         long backoff = FIRST_BACKOFF_MS;
         try {
-            ingestion = new TransactionalIngestion(config, model.get(), workerId);
+            RecordModel records = model.get();
+            ingestion = new TransactionalIngestion(config, records, workerId);
+            if (sharing) {
+                shared = new SharedWork(config, records, ingestion, inbox, workerId, metrics, this::stopping,
+                        this::commitTrouble);
+            }
             while (!stopping()) {
                 try {
+                    if (shared != null) {
+                        shared.step(pollMillis);
+                        sharedConnected = true;
+                        backoff = FIRST_BACKOFF_MS;
+                        continue;
+                    }
                     if (session == null) {
                         CompletableFuture<KafkaSession> opening = firstSession;
                         firstSession = null;
@@ -145,6 +162,7 @@ public final class Worker implements Runnable {
                     kafkaProblem = e.getMessage();
                     metrics.kafkaLost();
                     closeSession();
+                    sharedConnected = false;
                     Optional<AuthenticationException> refused = KafkaAuthentication.refusal(e);
                     if (refused.isPresent()) {
                         // Not fatal: credentials are rotated on the cluster and in the worker's settings in turn.
@@ -170,6 +188,9 @@ public final class Worker implements Runnable {
                 firstSession.thenAccept(KafkaSession::close);
             }
             closeSession();
+            if (shared != null) {
+                shared.close();
+            }
             stopped.countDown();
             LOG.info("worker {} stopped", workerId);
         }

@@ -134,9 +134,6 @@ public final class TransactionalIngestion {
                 while ((converted = records.next()) != null) {
                     SplitPosition pos = converted.position();
                     ResumePoint here = converted.start();
-                    if (job.shard() != null && job.shard().isPast(pos.recordIndex())) {
-                        break; // the next shard's first record
-                    }
                     if (commitDue()) {
                         // Everything before this record goes, the open page too: a page closed by its byte
                         // bound leaves a record in the open page, and the checkpoint must not pass over it.
@@ -201,13 +198,18 @@ public final class TransactionalIngestion {
                 at = new ResumePoint(p.recordIndex(), p.byteOffset(), p.line(), p.column(), p.prologEnd(), p.openElements());
             }
             long next = last.nextRecordIndex();
+            StaxRecordSplitter splitter;
             if (at == null) {
-                StaxRecordSplitter fromStart = StaxRecordSplitter.open(job.path(), job.name(), recordElement, limits);
+                splitter = StaxRecordSplitter.open(job.path(), job.name(), recordElement, limits);
                 // Without a position to seek to, the records already published are scanned past, never bound.
-                fromStart.skip(next);
-                return fromStart;
+                splitter.skip(next);
+            } else {
+                splitter = StaxRecordSplitter.resume(job.path(), job.name(), recordElement, limits, at, next);
             }
-            return StaxRecordSplitter.resume(job.path(), job.name(), recordElement, limits, at, next);
+            if (job.shard() != null) {
+                splitter.stopBefore(job.shard().endRecordIndex());
+            }
+            return splitter;
         }
 
         /**

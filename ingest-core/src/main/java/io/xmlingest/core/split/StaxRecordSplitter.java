@@ -63,6 +63,8 @@ public final class StaxRecordSplitter implements RecordSplitter {
     private int recordDepth = -1;
     private boolean inRecord;
     private SplitPosition position;
+    private long stopBefore = Long.MAX_VALUE;
+    private boolean stopped;
 
     private StaxRecordSplitter(FileChannel file, ByteTrackingReader bytes, Charset charset, Reader text, long charBase,
                                String fileName, RecordElements recordElements, XmlLimits limits, long firstIndex, long prologEnd,
@@ -177,6 +179,14 @@ public final class StaxRecordSplitter implements RecordSplitter {
         }
     }
 
+    /**
+     * Ends the records at the start tag of record {@code recordIndex}, which is not read: a shard's
+     * reader stops where the next shard begins, so it never parses (or fails on) what follows.
+     */
+    public void stopBefore(long recordIndex) {
+        this.stopBefore = recordIndex;
+    }
+
     /** Moves past {@code count} records without handing them to anyone. */
     public void skip(long count) {
         for (long i = 0; i < count; i++) {
@@ -242,6 +252,9 @@ public final class StaxRecordSplitter implements RecordSplitter {
 
     @Override
     public boolean next() {
+        if (stopped) {
+            return false;
+        }
         try {
             if (inRecord) {
                 skipRestOfRecord();
@@ -251,6 +264,10 @@ public final class StaxRecordSplitter implements RecordSplitter {
                 switch (event) {
                     case XMLStreamConstants.START_ELEMENT -> {
                         if (isRecordStart()) {
+                            if (index + 1 >= stopBefore) {
+                                stopped = true;
+                                return false;
+                            }
                             startRecord();
                             return true;
                         }

@@ -1,0 +1,353 @@
+package io.xmlingest.app.worker;
+
+import io.xmlingest.app.AppSettings;
+import io.xmlingest.core.checkpoint.Checkpoint;
+import io.xmlingest.core.checkpoint.FileState;
+import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.error.RetriableIngestException;
+import io.xmlingest.core.pipeline.FileIdentity;
+import io.xmlingest.core.pipeline.FileJob;
+import io.xmlingest.core.pipeline.FileOutcome;
+import io.xmlingest.core.pipeline.IngestListener;
+import io.xmlingest.core.pipeline.IngestionPipeline;
+import io.xmlingest.core.pipeline.KafkaSession;
+import io.xmlingest.core.pipeline.RecordModel;
+import io.xmlingest.core.pipeline.ShardedFiles;
+import io.xmlingest.core.pipeline.TransactionalIngestion;
+import io.xmlingest.core.pipeline.WorkOrder;
+import io.xmlingest.core.publish.Envelope;
+import io.xmlingest.core.publish.KafkaClientSettings;
+import io.xmlingest.core.publish.KafkaTopics;
+import io.xmlingest.core.publish.MessageHeaders;
+import io.xmlingest.core.publish.TopicNames;
+import io.xmlingest.core.split.Shard;
+import io.xmlingest.core.split.ShardPlanner;
+import io.xmlingest.core.split.StaxShardPlanner;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The worker as one of a group sharing the work through Kafka (work.shards &gt; 0). A file taken
+ * from the inbox is cut into shards, and one work order per shard goes to the work topic in the
+ * transaction that announces the file. The workers are one consumer group on that topic: Kafka's
+ * assignment decides who ingests which shard, and gives a dead worker's partitions to the others,
+ * who resume its shard from the shard's checkpoint.
+ *
+ * <p>Every shard commits under a transactional id of its own, so whoever takes a shard over fences
+ * the worker that had it (a zombie that paused past its session timeout cannot commit again), and
+ * reads the shard's checkpoint only after that. Cutting a file and ending it commit under the
+ * file's transactional id, so two workers cannot both cut a file or both end it. The work order's
+ * offset is committed once its shard has ended: a worker that dies before that leaves the order to
+ * the next owner, who finds the shard ended and only looks whether the file is.
+ */
+final class SharedWork implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SharedWork.class);
+    /**
+     * How long a silent worker keeps its shards. Kafka's default (45 s) would leave a dead worker's
+     * shards idle that long; the brokers' default minimum is 6 s.
+     */
+    private static final int SESSION_TIMEOUT_MS = 10_000;
+
+    private final IngestConfig config;
+    private final TopicNames topics;
+    private final String workTopic;
+    private final String workerId;
+    private final Inbox inbox;
+    private final int shards;
+    private final ShardPlanner planner;
+    private final TransactionalIngestion ingestion;
+    private final ShardedFiles files;
+    private final WorkerMetrics metrics;
+    private final BooleanSupplier stopping;
+    private final Consumer<String> trouble;
+    private KafkaConsumer<byte[], byte[]> work;
+
+    SharedWork(IngestConfig config, RecordModel model, TransactionalIngestion ingestion, Inbox inbox, String workerId,
+               WorkerMetrics metrics, BooleanSupplier stopping, Consumer<String> trouble) {
+        this.config = config;
+        this.topics = ingestion.topics();
+        this.workTopic = workTopic(config);
+        this.workerId = workerId;
+        this.inbox = inbox;
+        this.shards = config.get(AppSettings.WORK_SHARDS);
+        this.planner = new StaxShardPlanner(model.elements(), IngestionPipeline.limits(config));
+        this.ingestion = ingestion;
+        this.files = new ShardedFiles(topics, workerId);
+        this.metrics = metrics;
+        this.stopping = stopping;
+        this.trouble = trouble;
+    }
+
+    static String workTopic(IngestConfig config) {
+        String set = config.get(AppSettings.WORK_TOPIC);
+        return set.isBlank() ? config.get(IngestSettings.TOPIC).get(0) + ".work" : set;
+    }
+
+    /**
+     * One round: takes a file from the inbox if there is one and cuts it, then ingests the shard
+     * Kafka hands this worker, if any, waiting for one at most {@code pollMillis}.
+     *
+     * @throws RetriableIngestException or a KafkaException when Kafka failed; run again later
+     */
+    void step(long pollMillis) {
+        if (work == null) {
+            work = join();
+            // Files a worker moved here but died before cutting, or ended but died before moving.
+            for (Path file : inbox.sharded()) {
+                settle(file, false);
+            }
+        }
+        Optional<Path> claimed = inbox.unfinished().stream().findFirst().or(inbox::claimNext);
+        claimed.ifPresent(this::take);
+        for (ConsumerRecord<byte[], byte[]> order : work.poll(Duration.ofMillis(claimed.isPresent() ? 0 : pollMillis))) {
+            handle(order);
+            if (stopping.getAsBoolean()) {
+                return;
+            }
+        }
+    }
+
+    private KafkaConsumer<byte[], byte[]> join() {
+        try (Admin admin = Admin.create(KafkaClientSettings.admin(config))) {
+            KafkaTopics.ensure(admin, workTopic, config.get(AppSettings.WORK_PARTITIONS),
+                    config.get(IngestSettings.TOPIC_REPLICATION_FACTOR),
+                    Duration.ofMillis(config.get(IngestSettings.TOPIC_READY_TIMEOUT_MS)));
+        }
+        Properties p = KafkaClientSettings.consumer(config);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, workTopic + "-workers");
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, "xmlingest-" + workerId + "-work");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        // One order at a time: an order taken is an order this worker holds until its shard has ended.
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1);
+        p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, SESSION_TIMEOUT_MS);
+        p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, SESSION_TIMEOUT_MS / 3);
+        // A shard of a huge file takes minutes; the group must not think the worker stuck meanwhile.
+        p.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, (int) Duration.ofHours(1).toMillis());
+        p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p);
+        consumer.subscribe(List.of(workTopic));
+        LOG.info("worker {} joined the group {} on {}; files are cut into up to {} shards", workerId,
+                workTopic + "-workers", workTopic, shards);
+        return consumer;
+    }
+
+    /** A claimed file: identified, moved where every worker reads it, and cut. */
+    private void take(Path claimed) {
+        String fileId;
+        try {
+            fileId = FileIdentity.sha256(claimed);
+        } catch (FileFailedException e) {
+            LOG.error("{} failed: {}", claimed.getFileName(), e.getMessage());
+            inbox.toFailed(claimed, null, FileReport.of("failed", claimed.getFileName().toString(), null, size(claimed),
+                    null, 0, e, null));
+            metrics.end("failed");
+            return;
+        }
+        boolean underWay = inbox.sharded().stream().anyMatch(f -> Inbox.shardedFileId(f).equals(fileId));
+        Optional<Path> shared = underWay ? Optional.empty() : inbox.toSharded(claimed, fileId);
+        if (shared.isEmpty()) {
+            LOG.info("{} has the content of a file being ingested (file id {}): nothing published", claimed.getFileName(),
+                    fileId);
+            inbox.toDone(claimed, fileId, FileReport.of("already_ingested", claimed.getFileName().toString(), fileId,
+                    size(claimed), null, 0, null, "the same content is being ingested; nothing was published again"));
+            metrics.end("already_ingested");
+            return;
+        }
+        settle(shared.get(), true);
+    }
+
+    /**
+     * Brings a file of {@code sharded/} on: cuts it if nobody has, moves it out once it has ended.
+     * Under the file's transactional id, so of two workers doing this at once one is fenced.
+     */
+    private void settle(Path file, boolean dropped) {
+        String fileId = Inbox.shardedFileId(file);
+        String name = Inbox.shardedName(file);
+        long size = size(file);
+        FileJob whole = new FileJob(file, name, fileId, size, null);
+        try (KafkaSession session = open(fileId)) {
+            Checkpoint before = session.checkpoints().find(fileId).orElse(null);
+            if (before != null && before.isFinished() && dropped && before.state() == FileState.COMPLETED) {
+                LOG.info("{} is already ingested (file id {}, {} records): nothing published", name, fileId, before.records());
+                inbox.toDone(file, fileId, FileReport.of("already_ingested", name, fileId, size, before, 0, null,
+                        "this content was ingested before, as " + before.fileName() + "; nothing was published again"));
+                metrics.end("already_ingested");
+                return;
+            }
+            if (before != null && before.isFinished()) {
+                moveEnded(file, whole, before);
+                return;
+            }
+            if (before != null) {
+                return; // cut already; its shards are under way
+            }
+            long t0 = System.nanoTime();
+            List<Shard> plan = planner.plan(file, name, shards);
+            List<Envelope> messages = new ArrayList<>();
+            for (Shard shard : plan) {
+                WorkOrder order = new WorkOrder(file.toAbsolutePath().toString(), name, fileId, size, shard);
+                messages.add(new Envelope(workTopic, order.key().getBytes(StandardCharsets.UTF_8), order.encode(),
+                        Map.of(MessageHeaders.FILE, name, MessageHeaders.FILE_ID, fileId)));
+            }
+            messages.addAll(files.planned(whole, plan.size()));
+            session.publisher().commit(messages);
+            LOG.info("cut {} ({} bytes, file id {}) into {} shards in {} s; they are on {}", name, size, fileId,
+                    plan.size(), String.format("%.2f", (System.nanoTime() - t0) / 1e9), workTopic);
+        }
+    }
+
+    private void handle(ConsumerRecord<byte[], byte[]> record) {
+        TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+        WorkOrder order;
+        try {
+            order = WorkOrder.decode(record.value());
+        } catch (IllegalArgumentException e) {
+            LOG.warn("skipping what is not a work order at {} offset {}: {}", partition, record.offset(), e.getMessage());
+            work.commitSync(Map.of(partition, new OffsetAndMetadata(record.offset() + 1)));
+            return;
+        }
+        boolean ended;
+        try {
+            ended = ingest(order);
+        } catch (RuntimeException e) {
+            // Taken up again here, or by whoever Kafka gives the partition to, from the shard's checkpoint.
+            work.seek(partition, record.offset());
+            throw e;
+        }
+        if (!ended) {
+            work.seek(partition, record.offset());
+            return;
+        }
+        try {
+            work.commitSync(Map.of(partition, new OffsetAndMetadata(record.offset() + 1)));
+        } catch (RebalanceInProgressException | CommitFailedException e) {
+            // Whoever Kafka gives the order to finds the shard ended, and only looks whether the file is.
+            LOG.info("{} of {} ended, but the group is rebalancing: its order may be seen again", order.shard(),
+                    order.name());
+        }
+        endIfDone(order);
+    }
+
+    /** Ingests a shard from its checkpoint; false when the worker stopped before the shard ended. */
+    private boolean ingest(WorkOrder order) {
+        Path file = Path.of(order.path());
+        if (!Files.exists(file)) {
+            // Its file ended and was moved: the order was repeated after its shard ended.
+            LOG.info("{} of {} is ended already", order.shard(), order.name());
+            return true;
+        }
+        try (KafkaSession session = KafkaSession.open(config, topics, "xmlingest-" + topics.records() + "-" + order.key(),
+                stopping, trouble, StartupTimeline.unwatched())) {
+            Checkpoint from = session.checkpoints().find(order.key()).orElse(null);
+            if (from != null && from.isFinished()) {
+                return true;
+            }
+            LOG.info("ingesting {} of {} (records from {}{})", order.shard(), order.name(), order.shard().firstRecordIndex(),
+                    from == null ? "" : ", resuming at record " + from.nextRecordIndex());
+            FileOutcome out = ingestion.ingest(order.job(from), session.publisher(), IngestListener.NONE, stopping);
+            Checkpoint c = out.checkpoint();
+            switch (out.ending()) {
+                case COMPLETED -> LOG.info("{} of {} completed: {} records, {} dead letters; this run {} s", order.shard(),
+                        order.name(), c.records(), c.deadLetters(), String.format("%.1f", out.nanos() / 1e9));
+                case FAILED -> LOG.error("{} of {} failed: {}", order.shard(), order.name(), out.failure().getMessage());
+                case STOPPED -> {
+                    LOG.info("stopped {} of {} at record {} on request", order.shard(), order.name(), c.nextRecordIndex());
+                    return false;
+                }
+                default -> throw new IllegalStateException(out.ending().name());
+            }
+            return true;
+        }
+    }
+
+    /** Ends the file when this was its last shard to end: one completed (or failed) event, however many look. */
+    private void endIfDone(WorkOrder order) {
+        FileJob whole = new FileJob(Path.of(order.path()), order.name(), order.fileId(), order.bytes(), null);
+        try (KafkaSession session = open(order.fileId())) {
+            Optional<ShardedFiles.Ending> ending = files.ending(whole, order.shard().count(), session.checkpoints());
+            if (ending.isEmpty()) {
+                return;
+            }
+            session.publisher().commit(ending.get().messages());
+            Checkpoint c = ending.get().checkpoint();
+            LOG.info("{} {}: {} records, {} dead letters in {} shards", order.name(),
+                    c.state() == FileState.COMPLETED ? "completed" : "failed", c.records(), c.deadLetters(),
+                    order.shard().count());
+            moveEnded(whole.path(), whole, c);
+        }
+    }
+
+    private void moveEnded(Path file, FileJob whole, Checkpoint c) {
+        if (!Files.exists(file)) {
+            return;
+        }
+        boolean completed = c.state() == FileState.COMPLETED;
+        String report = FileReport.of(completed ? "completed" : "failed", whole.name(), whole.fileId(), whole.bytes(), c,
+                0, null, completed ? null : c.reason());
+        try {
+            if (completed) {
+                inbox.toDone(file, whole.fileId(), report);
+            } else {
+                inbox.toFailed(file, whole.fileId(), report);
+            }
+        } catch (UncheckedIOException e) {
+            if (Files.exists(file)) {
+                throw e;
+            }
+            return; // another worker moved it first
+        }
+        metrics.end(completed ? "completed" : "failed");
+    }
+
+    private KafkaSession open(String fileId) {
+        return KafkaSession.open(config, topics, "xmlingest-" + topics.records() + "-" + fileId, stopping, trouble,
+                StartupTimeline.unwatched());
+    }
+
+    private static long size(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        KafkaConsumer<byte[], byte[]> c = work;
+        work = null;
+        if (c != null) {
+            c.close(Duration.ofSeconds(5));
+        }
+    }
+}

@@ -1,0 +1,210 @@
+package io.xmlingest.app.worker;
+
+import static io.xmlingest.app.worker.WorkerHarness.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.xmlingest.app.AppProcess;
+import io.xmlingest.app.TestBroker;
+import io.xmlingest.core.publish.MessageHeaders;
+import io.xmlingest.datagen.DatagenCommand;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Workers sharing files through the work topic, on a real broker. */
+class SharedWorkIT {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SharedWorkIT.class);
+    private static final Duration WAIT = Duration.ofMinutes(10);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void twoWorkersInOneJvmShareAFileCutIntoShardsAndEndItOnce() throws Exception {
+        int count = 30_000;
+        Path file = DatagenCommand.generate(dir.resolve("persons.xml"), count, 5, 0.01);
+        Path inbox = Files.createDirectories(dir.resolve("inbox"));
+        WorkerHarness a = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "work.shards", "6", "work.partitions", "4");
+        WorkerHarness b = new WorkerHarness(TestBroker.bootstrapServers(), inbox);
+        b.settings.putAll(a.settings);
+        b.settings.put("worker.id", a.settings.get("worker.id") + "-b");
+        try (WorkerHarness.Running ra = a.start(); WorkerHarness.Running rb = b.start()) {
+            a.drop(file, "persons.xml");
+            await("persons.xml done", WAIT, () -> Files.exists(a.done("persons.xml")));
+            // The same content again is not published twice.
+            a.drop(file, "again.xml");
+            await("again.xml done", WAIT, () -> Files.exists(a.done("again.xml")));
+        }
+        assertExactlyOnce(a, count, 5, 0.01, 6);
+        assertThat(WorkerHarness.report(a.done("persons.xml")).get("outcome").asText()).isEqualTo("completed");
+        assertThat(WorkerHarness.report(a.done("again.xml")).get("outcome").asText()).isEqualTo("already_ingested");
+        assertThat(WorkerHarness.list(inbox.resolve("sharded"))).isEmpty();
+    }
+
+    /**
+     * The issue's test: three worker processes, a 1M-record file in 12 shards, one worker killed
+     * with SIGKILL while it ingests; the other two take its shards over.
+     */
+    @Test
+    void threeWorkerProcessesIngestAMillionRecordsInTwelveShardsThoughOneIsKilled() throws Exception {
+        int count = 1_000_000;
+        long seed = 42;
+        double invalid = 0.0005;
+        Path file = DatagenCommand.generate(dir.resolve("persons.xml"), count, seed, invalid);
+        Path inbox = Files.createDirectories(dir.resolve("inbox"));
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "work.shards", "12",
+                "page.max.records", "1000");
+        List<Process> workers = new ArrayList<>();
+        List<Path> logs = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                Path log = dir.resolve("worker-" + i + ".log");
+                logs.add(log);
+                workers.add(start(h, "it-" + h.topic + "-" + i, log));
+            }
+            h.drop(file, "persons.xml");
+            // Kill the first worker seen ingesting a shard, once it has committed part of it.
+            int victim = -1;
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (victim < 0) {
+                assertThat(System.nanoTime()).as("a worker ingests a shard").isLessThan(deadline);
+                for (int i = 0; i < 3 && victim < 0; i++) {
+                    if (Pattern.compile("ingesting shard \\d+ of 12").matcher(Files.readString(logs.get(i))).find()) {
+                        victim = i;
+                    }
+                }
+                Thread.sleep(50);
+            }
+            Thread.sleep(1500);
+            assertThat(Files.exists(h.done("persons.xml"))).as("killed before the file ended").isFalse();
+            workers.get(victim).destroyForcibly(); // SIGKILL
+            assertThat(workers.get(victim).waitFor(30, TimeUnit.SECONDS)).isTrue();
+            LOG.info("killed worker {}", victim);
+            long until = System.nanoTime() + WAIT.toNanos();
+            while (!Files.exists(h.done("persons.xml"))) {
+                for (int i = 0; i < 3; i++) {
+                    if (i != victim) {
+                        assertThat(workers.get(i).isAlive()).as("worker %d alive; its log:%n%s", i,
+                                Files.readString(logs.get(i))).isTrue();
+                    }
+                }
+                assertThat(System.nanoTime()).as("done within %s", WAIT).isLessThan(until);
+                Thread.sleep(200);
+            }
+        } finally {
+            for (Process p : workers) {
+                p.destroy();
+            }
+            for (Process p : workers) {
+                if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            }
+        }
+        int killedShards = 0;
+        for (Path log : logs) {
+            killedShards += Files.readString(log).contains("resuming at record") ? 1 : 0;
+        }
+        LOG.info("workers that resumed a shard another had begun: {}", killedShards);
+        assertExactlyOnce(h, count, seed, invalid, 12);
+    }
+
+    private static Process start(WorkerHarness h, String workerId, Path log) throws Exception {
+        List<String> command = new ArrayList<>(List.of(AppProcess.javaBin(), "-Xmx256m", "-XX:+UseParallelGC", "-jar",
+                AppProcess.appJar(), "worker"));
+        h.settings.forEach((k, v) -> {
+            if (!k.equals("worker.id")) {
+                command.addAll(List.of("-s", k + "=" + v));
+            }
+        });
+        command.addAll(List.of("-s", "worker.id=" + workerId));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    /**
+     * Every valid record once under its own file index, every invalid one once as a dead letter,
+     * one started and one completed event with the file's totals, a shard-completed event per shard.
+     */
+    private static void assertExactlyOnce(WorkerHarness h, int count, long seed, double invalidRate, int shards) {
+        BitSet seen = new BitSet(count);
+        long duplicates = readIndexes(h.bootstrap, h.topic, seen);
+        assertThat(duplicates).as("records published twice").isZero();
+        BitSet dead = new BitSet(count);
+        assertThat(readIndexes(h.bootstrap, h.topic + ".dlq", dead)).as("dead letters published twice").isZero();
+        long invalid = 0;
+        for (int i = 0; i < count; i++) {
+            boolean bad = DatagenCommand.isInvalid(i, seed, invalidRate);
+            invalid += bad ? 1 : 0;
+            assertThat(seen.get(i)).as("record %d published", i).isEqualTo(!bad);
+            assertThat(dead.get(i)).as("record %d a dead letter", i).isEqualTo(bad);
+        }
+        List<JsonNode> status = h.status();
+        List<String> events = status.stream().map(s -> s.get("event").asText()).toList();
+        assertThat(events.stream().filter("started"::equals).count()).isEqualTo(1);
+        assertThat(events.stream().filter("completed"::equals).count()).isEqualTo(1);
+        assertThat(events.stream().filter("shard-completed"::equals).count()).isEqualTo(shards);
+        JsonNode completed = status.stream().filter(s -> s.get("event").asText().equals("completed")).findFirst().orElseThrow();
+        assertThat(completed.get("records").asLong()).isEqualTo(count - invalid);
+        assertThat(completed.get("deadLetters").asLong()).isEqualTo(invalid);
+        // The file's order is recoverable from the shard events: their record ranges tile the file.
+        long next = 0;
+        for (JsonNode e : status.stream().filter(s -> s.get("event").asText().equals("shard-completed"))
+                .sorted((x, y) -> Long.compare(x.get("firstRecordIndex").asLong(), y.get("firstRecordIndex").asLong())).toList()) {
+            assertThat(e.get("firstRecordIndex").asLong()).isEqualTo(next);
+            next = e.get("nextRecordIndex").asLong();
+        }
+        assertThat(next).isEqualTo(count);
+    }
+
+    /** Reads a topic to its end, read_committed, marking each record index; returns how many were seen twice. */
+    private static long readIndexes(String bootstrap, String topic, BitSet seen) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, "check-" + UUID.randomUUID());
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        long twice = 0;
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p)) {
+            List<TopicPartition> parts = c.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+                    .map(i -> new TopicPartition(topic, i.partition())).toList();
+            c.assign(parts);
+            c.seekToBeginning(parts);
+            var end = c.endOffsets(parts);
+            long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+            while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
+                assertThat(System.nanoTime()).as("read %s to its end", topic).isLessThan(deadline);
+                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(500))) {
+                    int index = Integer.parseInt(new String(r.headers().lastHeader(MessageHeaders.RECORD_INDEX).value(),
+                            StandardCharsets.UTF_8));
+                    if (seen.get(index)) {
+                        twice++;
+                    }
+                    seen.set(index);
+                }
+            }
+        }
+        return twice;
+    }
+}
