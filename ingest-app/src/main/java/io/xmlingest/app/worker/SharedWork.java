@@ -10,7 +10,6 @@ import io.xmlingest.core.error.RetriableIngestException;
 import io.xmlingest.core.pipeline.FileIdentity;
 import io.xmlingest.core.pipeline.FileJob;
 import io.xmlingest.core.pipeline.FileOutcome;
-import io.xmlingest.core.pipeline.IngestListener;
 import io.xmlingest.core.pipeline.IngestionPipeline;
 import io.xmlingest.core.pipeline.KafkaSession;
 import io.xmlingest.core.pipeline.RecordModel;
@@ -215,7 +214,7 @@ final class SharedWork implements AutoCloseable {
             List<Shard> plan = planner.plan(file, name, shards);
             List<Envelope> messages = new ArrayList<>();
             for (Shard shard : plan) {
-                WorkOrder order = new WorkOrder(file.toAbsolutePath().toString(), name, fileId, size, shard);
+                WorkOrder order = new WorkOrder(file.toAbsolutePath().toUri().toString(), name, fileId, size, shard);
                 messages.add(new Envelope(workTopic, order.key().getBytes(StandardCharsets.UTF_8), order.encode(),
                         Map.of(MessageHeaders.FILE, name, MessageHeaders.FILE_ID, fileId)));
             }
@@ -260,7 +259,7 @@ final class SharedWork implements AutoCloseable {
 
     /** Ingests a shard from its checkpoint; false when the worker stopped before the shard ended. */
     private boolean ingest(WorkOrder order) {
-        Path file = Path.of(order.path());
+        Path file = order.path();
         if (!Files.exists(file)) {
             // Its file ended and was moved: the order was repeated after its shard ended.
             LOG.info("{} of {} is ended already", order.shard(), order.name());
@@ -274,7 +273,15 @@ final class SharedWork implements AutoCloseable {
             }
             LOG.info("ingesting {} of {} (records from {}{})", order.shard(), order.name(), order.shard().firstRecordIndex(),
                     from == null ? "" : ", resuming at record " + from.nextRecordIndex());
-            FileOutcome out = ingestion.ingest(order.job(from), session.publisher(), IngestListener.NONE, stopping);
+            metrics.begin(order.name() + " " + order.shard(), from,
+                    from != null && from.resume() != null ? from.resume().byteOffset()
+                            : order.shard().start() == null ? 0 : order.shard().start().byteOffset());
+            FileOutcome out;
+            try {
+                out = ingestion.ingest(order.job(from), session.publisher(), metrics, stopping);
+            } finally {
+                metrics.shardEnded();
+            }
             Checkpoint c = out.checkpoint();
             switch (out.ending()) {
                 case COMPLETED -> LOG.info("{} of {} completed: {} records, {} dead letters; this run {} s", order.shard(),
@@ -292,7 +299,7 @@ final class SharedWork implements AutoCloseable {
 
     /** Ends the file when this was its last shard to end: one completed (or failed) event, however many look. */
     private void endIfDone(WorkOrder order) {
-        FileJob whole = new FileJob(Path.of(order.path()), order.name(), order.fileId(), order.bytes(), null);
+        FileJob whole = new FileJob(order.path(), order.name(), order.fileId(), order.bytes(), null);
         try (KafkaSession session = open(order.fileId())) {
             Optional<ShardedFiles.Ending> ending = files.ending(whole, order.shard().count(), session.checkpoints());
             if (ending.isEmpty()) {

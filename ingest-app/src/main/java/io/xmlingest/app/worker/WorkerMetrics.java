@@ -79,6 +79,14 @@ final class WorkerMetrics implements IngestListener {
         file = null;
     }
 
+    /** A run over a shard is over: the file goes on elsewhere, so it is not counted as ended. */
+    void shardEnded() {
+        if (file != null) {
+            progress.remove(file);
+        }
+        file = null;
+    }
+
     void identified(long nanos) {
         phases.labels("identify").add(nanos / 1e9);
     }

@@ -110,6 +110,38 @@ class ClusterBrokerStopIT {
         }
     }
 
+    /**
+     * The same with two workers sharing the file in shards: the work topic's group, its offsets
+     * and every shard's transactions carry on across the stop.
+     */
+    @Test
+    void workersSharingAFileInShardsLoseAndRepeatNothingWhenALeaderStops() throws Exception {
+        DatagenCommand.generate(dir.resolve("shared.xml"), RECORDS, SEED, INVALID);
+        try (EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.start(dir.resolve("cluster"))) {
+            Path inbox = Files.createDirectories(dir.resolve("inbox"));
+            WorkerHarness a = new WorkerHarness(cluster.bootstrapServers(), inbox, "topic.replication.factor", "3",
+                    "work.shards", "8", "work.partitions", "4");
+            WorkerHarness b = new WorkerHarness(cluster.bootstrapServers(), inbox);
+            b.settings.putAll(a.settings);
+            b.settings.put("worker.id", a.settings.get("worker.id") + "-b");
+            int stopped;
+            try (WorkerHarness.Running wa = a.start(); WorkerHarness.Running wb = b.start()) {
+                a.drop(dir.resolve("shared.xml"), "shared.xml");
+                await(STOP_AFTER + " records committed", Duration.ofMinutes(5),
+                        () -> committed(wa.worker()) + committed(wb.worker()) >= STOP_AFTER);
+                assertThat(Files.exists(a.done("shared.xml"))).as("shared.xml in progress when the node stops").isFalse();
+                stopped = cluster.leader(a.topic, 0);
+                cluster.stop(stopped);
+                await("shared.xml done with node " + stopped + " down", Duration.ofMinutes(10),
+                        () -> Files.exists(a.done("shared.xml")) || Files.exists(a.failed("shared.xml")));
+                assertThat(Files.exists(a.done("shared.xml"))).as("shared.xml in done/, not failed/").isTrue();
+            }
+            SharedWorkIT.assertExactlyOnce(a, (int) RECORDS, SEED, INVALID, 8);
+            cluster.restart(stopped);
+            cluster.awaitFullyReplicated(Duration.ofMinutes(3));
+        }
+    }
+
     private static long committed(Worker worker) {
         Matcher m = RECORDS_TOTAL.matcher(worker.metrics().scrape());
         return m.find() ? Long.parseLong(m.group(1)) : 0;

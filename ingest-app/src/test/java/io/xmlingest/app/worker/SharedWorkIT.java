@@ -144,7 +144,7 @@ class SharedWorkIT {
      * Every valid record once under its own file index, every invalid one once as a dead letter,
      * one started and one completed event with the file's totals, a shard-completed event per shard.
      */
-    private static void assertExactlyOnce(WorkerHarness h, int count, long seed, double invalidRate, int shards) {
+    static void assertExactlyOnce(WorkerHarness h, int count, long seed, double invalidRate, int shards) {
         BitSet seen = new BitSet(count);
         long duplicates = readIndexes(h.bootstrap, h.topic, seen);
         assertThat(duplicates).as("records published twice").isZero();

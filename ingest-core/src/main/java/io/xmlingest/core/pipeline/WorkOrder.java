@@ -11,20 +11,24 @@ import io.xmlingest.core.split.Shard;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 /**
  * One shard of a file to ingest, as a message on the work topic: everything a worker needs to
- * ingest it without asking anyone, the file being on storage every worker reads at {@code path}.
+ * ingest it without asking anyone, the file being on storage every worker reads at {@code uri}.
+ * The URI is resolved as a {@link java.nio.file.Path} by whichever java.nio file-system provider
+ * serves its scheme: {@code file:} (a shared mount) out of the box; an object store can follow
+ * as a provider that opens a {@link java.nio.channels.FileChannel}, since the reader seeks.
  *
- * @param path   where every worker finds the file
+ * @param uri    where every worker finds the file
  * @param name   the file's name in messages and errors
  * @param fileId SHA-256 of the file's bytes
  * @param bytes  the file's size
  * @param shard  the part of it to ingest
  */
-public record WorkOrder(String path, String name, String fileId, long bytes, Shard shard) {
+public record WorkOrder(String uri, String name, String fileId, long bytes, Shard shard) {
 
     private static final JsonFactory JSON = new JsonFactory();
 
@@ -34,14 +38,19 @@ public record WorkOrder(String path, String name, String fileId, long bytes, Sha
     }
 
     public FileJob job(Checkpoint from) {
-        return new FileJob(Path.of(path), name, fileId, bytes, from, shard);
+        return new FileJob(path(), name, fileId, bytes, from, shard);
+    }
+
+    /** The file, wherever its URI's file system has it. */
+    public Path path() {
+        return Path.of(URI.create(uri));
     }
 
     public byte[] encode() {
         ByteArrayOutputStream out = new ByteArrayOutputStream(512);
         try (JsonGenerator g = JSON.createGenerator(out)) {
             g.writeStartObject();
-            g.writeStringField("path", path);
+            g.writeStringField("uri", uri);
             g.writeStringField("file", name);
             g.writeStringField("fileId", fileId);
             g.writeNumberField("bytes", bytes);
@@ -62,7 +71,7 @@ public record WorkOrder(String path, String name, String fileId, long bytes, Sha
 
     /** Reads a work order; anything else is an IllegalArgumentException saying what is wrong. */
     public static WorkOrder decode(byte[] value) {
-        String path = null;
+        String uri = null;
         String name = null;
         String fileId = null;
         long bytes = -1;
@@ -78,7 +87,7 @@ public record WorkOrder(String path, String name, String fileId, long bytes, Sha
                 String field = p.currentName();
                 p.nextToken();
                 switch (field) {
-                    case "path" -> path = p.getText();
+                    case "uri" -> uri = p.getText();
                     case "file" -> name = p.getText();
                     case "fileId" -> fileId = p.getText();
                     case "bytes" -> bytes = p.getLongValue();
@@ -92,11 +101,11 @@ public record WorkOrder(String path, String name, String fileId, long bytes, Sha
         } catch (IOException e) {
             throw new IllegalArgumentException("unreadable work order: " + e.getMessage(), e);
         }
-        if (path == null || name == null || fileId == null || bytes < 0 || index < 0 || count < 1) {
-            throw new IllegalArgumentException("a work order needs path, file, fileId, bytes, shard and shards: "
+        if (uri == null || name == null || fileId == null || bytes < 0 || index < 0 || count < 1) {
+            throw new IllegalArgumentException("a work order needs uri, file, fileId, bytes, shard and shards: "
                     + new String(value, StandardCharsets.UTF_8));
         }
-        return new WorkOrder(path, name, fileId, bytes, new Shard(index, count, start, next));
+        return new WorkOrder(uri, name, fileId, bytes, new Shard(index, count, start, next));
     }
 
     private static Checkpoint.Position position(ResumePoint r) {

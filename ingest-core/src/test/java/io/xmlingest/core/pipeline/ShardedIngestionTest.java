@@ -87,7 +87,7 @@ class ShardedIngestionTest {
         TransactionalIngestion ingestion = new TransactionalIngestion(config, IngestionPipeline.model(config), "w");
         for (Shard shard : order) {
             // A work order travels as bytes: the shard a worker runs is the one decoded from the topic.
-            WorkOrder order1 = WorkOrder.decode(new WorkOrder(f.toString(), file.name(), file.fileId(), file.bytes(), shard).encode());
+            WorkOrder order1 = WorkOrder.decode(new WorkOrder(f.toUri().toString(), file.name(), file.fileId(), file.bytes(), shard).encode());
             assertThat(order1.shard()).isEqualTo(shard);
             while (true) {
                 int failAt = random.nextInt(4);
