@@ -1,12 +1,11 @@
 package io.xmlingest.app;
 
+import io.xmlingest.app.kafka.EmbeddedKafkaBroker;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,8 +61,8 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     private EmbeddedKafkaCluster(Path dir) throws IOException {
         this.dir = dir;
         for (int node = 1; node <= NODES; node++) {
-            clientPorts[node] = freePort();
-            controllerPorts[node] = freePort();
+            clientPorts[node] = EmbeddedKafkaBroker.freePort();
+            controllerPorts[node] = EmbeddedKafkaBroker.freePort();
         }
         this.bootstrapServers = IntStream.rangeClosed(1, NODES).mapToObj(n -> "127.0.0.1:" + clientPorts[n])
                 .collect(Collectors.joining(","));
@@ -300,13 +299,6 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
             throw new IllegalArgumentException("nodes are numbered 1 to " + NODES + ": " + node);
         }
         return node;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        }
     }
 
     /** Shuts down every running node and waits until each has. Data directories are the caller's to delete. */

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -51,28 +52,35 @@ public final class TestBroker {
     /** Every committed record of the topic, read by a consumer with these extra settings (security, say). */
     public static List<ConsumerRecord<byte[], byte[]>> readCommitted(String bootstrap, String topic,
             Map<String, String> consumerSettings) {
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        forEachCommitted(bootstrap, topic, consumerSettings, out::add);
+        return out;
+    }
+
+    /** Hands every committed record of the topic to {@code each}, holding none: for topics too big to keep. */
+    public static void forEachCommitted(String bootstrap, String topic, Map<String, String> consumerSettings,
+            Consumer<ConsumerRecord<byte[], byte[]>> each) {
         Properties p = new Properties();
         p.putAll(consumerSettings);
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p)) {
             List<TopicPartition> parts = c.partitionsFor(topic, Duration.ofSeconds(30)).stream()
                     .map(i -> new TopicPartition(topic, i.partition())).toList();
             c.assign(parts);
             c.seekToBeginning(parts);
             var end = c.endOffsets(parts);
-            long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+            long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
             while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
                 if (System.nanoTime() > deadline) {
-                    throw new AssertionError("could not read " + topic + " to its end in 2 minutes");
+                    throw new AssertionError("could not read " + topic + " to its end in 5 minutes");
                 }
-                c.poll(Duration.ofMillis(500)).forEach(out::add);
+                c.poll(Duration.ofMillis(500)).forEach(each);
             }
         }
-        return out;
     }
 }

@@ -187,7 +187,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         return "0.0.0.0".equals(host) ? InetAddress.getLoopbackAddress().getHostAddress() : host;
     }
 
-    private static int freePort() throws IOException {
+    /** A loopback port nobody listens on now (another process may still take it before it is bound). */
+    public static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             socket.setReuseAddress(true);
             return socket.getLocalPort();

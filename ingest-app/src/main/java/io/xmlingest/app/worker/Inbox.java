@@ -135,8 +135,40 @@ final class Inbox {
             Files.move(claimed, target, StandardCopyOption.ATOMIC_MOVE);
             Files.deleteIfExists(sidecar(claimed));
             return Optional.of(target);
+        } catch (NoSuchFileException e) {
+            return Optional.empty(); // another worker of the group took it over
         } catch (IOException e) {
             throw new UncheckedIOException("cannot move " + claimed + " to " + sharded, e);
+        }
+    }
+
+    /**
+     * Takes over the files every worker of a group has claimed but not yet moved to
+     * {@code sharded/}: a worker that died while hashing one would leave it there for good, since
+     * in a group no worker's id needs to come back. A claim taken from a worker still at it costs
+     * that worker nothing but a hash: whichever moves the file on first wins, the other lets go.
+     */
+    void takeOverClaims() {
+        Path all = processing.getParent();
+        try (DirectoryStream<Path> owners = Files.newDirectoryStream(all)) {
+            for (Path owner : owners) {
+                if (owner.equals(processing) || !Files.isDirectory(owner)) {
+                    continue;
+                }
+                for (Path claimed : list(owner, false)) {
+                    Path mine = processing.resolve(claimed.getFileName());
+                    if (Files.exists(mine)) {
+                        continue;
+                    }
+                    try {
+                        Files.move(claimed, mine, StandardCopyOption.ATOMIC_MOVE);
+                    } catch (IOException e) {
+                        // taken by someone else meanwhile, or a name this worker holds already: it waits
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + all, e);
         }
     }
 

@@ -41,6 +41,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -72,6 +73,13 @@ final class SharedWork implements AutoCloseable {
      * shards idle that long; the brokers' default minimum is 6 s.
      */
     private static final int SESSION_TIMEOUT_MS = 10_000;
+    /**
+     * How often an idle worker looks over sharded/. The worker that ends a file's last shard
+     * normally ends the file, but a commit's markers reach the checkpoints shortly after it returns:
+     * two workers ending the last two shards at once may each not yet see the other's, and then
+     * neither ends the file. An idle worker finds such a file here, and any a worker died before moving.
+     */
+    private static final long SWEEP_NANOS = Duration.ofSeconds(5).toNanos();
 
     private final IngestConfig config;
     private final TopicNames topics;
@@ -86,6 +94,9 @@ final class SharedWork implements AutoCloseable {
     private final BooleanSupplier stopping;
     private final Consumer<String> trouble;
     private KafkaConsumer<byte[], byte[]> work;
+    /** Whether files may wait in sharded/ or in others' claims: at the start, and after a failure. */
+    private boolean sweepDue = true;
+    private long lastSweep;
 
     SharedWork(IngestConfig config, RecordModel model, TransactionalIngestion ingestion, Inbox inbox, String workerId,
                WorkerMetrics metrics, BooleanSupplier stopping, Consumer<String> trouble) {
@@ -117,18 +128,27 @@ final class SharedWork implements AutoCloseable {
     void step(long pollMillis) {
         if (work == null) {
             work = join();
-            // Files a worker moved here but died before cutting, or ended but died before moving.
+        }
+        if (sweepDue) {
+            inbox.takeOverClaims();
+            // Files a worker moved here but failed or died before cutting, or ended but died before moving.
             for (Path file : inbox.sharded()) {
                 settle(file, false);
             }
+            sweepDue = false;
+            lastSweep = System.nanoTime();
         }
         Optional<Path> claimed = inbox.unfinished().stream().findFirst().or(inbox::claimNext);
         claimed.ifPresent(this::take);
-        for (ConsumerRecord<byte[], byte[]> order : work.poll(Duration.ofMillis(claimed.isPresent() ? 0 : pollMillis))) {
+        ConsumerRecords<byte[], byte[]> orders = work.poll(Duration.ofMillis(claimed.isPresent() ? 0 : pollMillis));
+        for (ConsumerRecord<byte[], byte[]> order : orders) {
             handle(order);
             if (stopping.getAsBoolean()) {
                 return;
             }
+        }
+        if (orders.isEmpty() && claimed.isEmpty() && System.nanoTime() - lastSweep > SWEEP_NANOS) {
+            sweepDue = true;
         }
     }
 
@@ -166,6 +186,9 @@ final class SharedWork implements AutoCloseable {
         try {
             fileId = FileIdentity.sha256(claimed);
         } catch (FileFailedException e) {
+            if (!Files.exists(claimed)) {
+                return; // another worker of the group took the claim over
+            }
             LOG.error("{} failed: {}", claimed.getFileName(), e.getMessage());
             inbox.toFailed(claimed, null, FileReport.of("failed", claimed.getFileName().toString(), null, size(claimed),
                     null, 0, e, null));
@@ -174,6 +197,9 @@ final class SharedWork implements AutoCloseable {
         }
         boolean underWay = inbox.sharded().stream().anyMatch(f -> Inbox.shardedFileId(f).equals(fileId));
         Optional<Path> shared = underWay ? Optional.empty() : inbox.toSharded(claimed, fileId);
+        if (shared.isEmpty() && !Files.exists(claimed)) {
+            return; // another worker of the group took the claim over and moved it on
+        }
         if (shared.isEmpty()) {
             LOG.info("{} has the content of a file being ingested (file id {}): nothing published", claimed.getFileName(),
                     fileId);
@@ -182,7 +208,12 @@ final class SharedWork implements AutoCloseable {
             metrics.end("already_ingested");
             return;
         }
-        settle(shared.get(), true);
+        try {
+            settle(shared.get(), true);
+        } catch (RuntimeException e) {
+            sweepDue = true; // the file waits in sharded/ to be cut when Kafka is back
+            throw e;
+        }
     }
 
     /**
@@ -208,7 +239,8 @@ final class SharedWork implements AutoCloseable {
                 return;
             }
             if (before != null) {
-                return; // cut already; its shards are under way
+                end(session, whole, before.shards()); // cut already: ended here if every shard has ended
+                return;
             }
             long t0 = System.nanoTime();
             List<Shard> plan = planner.plan(file, name, shards);
@@ -301,17 +333,29 @@ final class SharedWork implements AutoCloseable {
     private void endIfDone(WorkOrder order) {
         FileJob whole = new FileJob(order.path(), order.name(), order.fileId(), order.bytes(), null);
         try (KafkaSession session = open(order.fileId())) {
-            Optional<ShardedFiles.Ending> ending = files.ending(whole, order.shard().count(), session.checkpoints());
-            if (ending.isEmpty()) {
+            Optional<Checkpoint> ended = session.checkpoints().find(order.fileId()).filter(Checkpoint::isFinished);
+            if (ended.isPresent()) {
+                moveEnded(whole.path(), whole, ended.get()); // ended by a worker that died before moving it
                 return;
             }
-            session.publisher().commit(ending.get().messages());
-            Checkpoint c = ending.get().checkpoint();
-            LOG.info("{} {}: {} records, {} dead letters in {} shards", order.name(),
-                    c.state() == FileState.COMPLETED ? "completed" : "failed", c.records(), c.deadLetters(),
-                    order.shard().count());
-            moveEnded(whole.path(), whole, c);
+            end(session, whole, order.shard().count());
         }
+    }
+
+    /** Commits the file's ending, if every one of its shards has ended, and moves it out of sharded/. */
+    private void end(KafkaSession session, FileJob whole, int shards) {
+        if (shards < 1) {
+            return;
+        }
+        Optional<ShardedFiles.Ending> ending = files.ending(whole, shards, session.checkpoints());
+        if (ending.isEmpty()) {
+            return;
+        }
+        session.publisher().commit(ending.get().messages());
+        Checkpoint c = ending.get().checkpoint();
+        LOG.info("{} {}: {} records, {} dead letters in {} shards", whole.name(),
+                c.state() == FileState.COMPLETED ? "completed" : "failed", c.records(), c.deadLetters(), shards);
+        moveEnded(whole.path(), whole, c);
     }
 
     private void moveEnded(Path file, FileJob whole, Checkpoint c) {

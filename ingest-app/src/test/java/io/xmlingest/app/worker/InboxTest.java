@@ -101,4 +101,25 @@ class InboxTest {
 
         assertThat(names(dir.resolve("processing").resolve("w1"))).isEmpty();
     }
+
+    @Test
+    void aWorkerOfAGroupTakesOverOtherWorkersClaimsAndMovesFilesToShardedUnderTheirFileId() throws Exception {
+        Inbox mine = new Inbox(dir, "w2", 0, Clock.systemUTC());
+        Path theirs = Files.createDirectories(dir.resolve("processing").resolve("dead"));
+        Files.writeString(theirs.resolve("left.xml"), "<a/>");
+        mine.takeOverClaims();
+        assertThat(mine.unfinished()).extracting(p -> p.getFileName().toString()).containsExactly("left.xml");
+        assertThat(theirs.resolve("left.xml")).doesNotExist();
+
+        Path claimed = mine.unfinished().get(0);
+        Path shared = mine.toSharded(claimed, "abc123").orElseThrow();
+        assertThat(shared.getFileName().toString()).isEqualTo("abc123.left.xml");
+        assertThat(Inbox.shardedFileId(shared)).isEqualTo("abc123");
+        assertThat(Inbox.shardedName(shared)).isEqualTo("left.xml");
+        assertThat(mine.sharded()).containsExactly(shared);
+        // A claim that vanished (another worker moved it on) is let go, not an error.
+        assertThat(mine.toSharded(claimed, "abc123")).isEmpty();
+        Path done = mine.toDone(shared, "abc123", "{}");
+        assertThat(done.getFileName().toString()).isEqualTo("left.xml");
+    }
 }

@@ -173,7 +173,7 @@ class MessageContractIT {
      * Field names and JSON types, recursively; the values themselves are left out, and so is a
      * position's byte offset, which the README documents as present only when known.
      */
-    private static Object shape(JsonNode node) {
+    static Object shape(JsonNode node) {
         if (node.isObject()) {
             Map<String, Object> fields = new java.util.TreeMap<>();
             node.fields().forEachRemaining(e -> fields.put(e.getKey(), shape(e.getValue())));
@@ -192,7 +192,7 @@ class MessageContractIT {
         return node.isNumber() ? "number" : node.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
     }
 
-    private static List<JsonNode> jsonLines(String block) throws IOException {
+    static List<JsonNode> jsonLines(String block) throws IOException {
         List<JsonNode> values = new ArrayList<>();
         JSON.readerFor(JsonNode.class).<JsonNode>readValues(block).forEachRemaining(values::add);
         return values;

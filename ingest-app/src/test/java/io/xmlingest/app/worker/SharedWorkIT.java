@@ -5,8 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.xmlingest.app.AppProcess;
+import io.xmlingest.app.ReadmeExamples;
 import io.xmlingest.app.TestBroker;
+import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.pipeline.FileIdentity;
+import io.xmlingest.core.pipeline.FileJob;
+import io.xmlingest.core.pipeline.FileOutcome;
+import io.xmlingest.core.pipeline.IngestListener;
+import io.xmlingest.core.pipeline.IngestionPipeline;
+import io.xmlingest.core.pipeline.KafkaSession;
+import io.xmlingest.core.pipeline.RecordModel;
+import io.xmlingest.core.pipeline.ShardedFiles;
+import io.xmlingest.core.pipeline.TransactionalIngestion;
 import io.xmlingest.core.publish.MessageHeaders;
+import io.xmlingest.core.split.Shard;
+import io.xmlingest.core.split.StaxShardPlanner;
 import io.xmlingest.datagen.DatagenCommand;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,15 +28,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
-import java.util.Properties;
-import java.util.UUID;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
@@ -58,6 +66,75 @@ class SharedWorkIT {
         assertThat(WorkerHarness.report(a.done("persons.xml")).get("outcome").asText()).isEqualTo("completed");
         assertThat(WorkerHarness.report(a.done("again.xml")).get("outcome").asText()).isEqualTo("already_ingested");
         assertThat(WorkerHarness.list(inbox.resolve("sharded"))).isEmpty();
+
+        // The README's examples of the shared messages have the real ones' shape.
+        ReadmeExamples readme = ReadmeExamples.load();
+        List<JsonNode> status = a.status();
+        for (JsonNode example : MessageContractIT.jsonLines(readme.block("shared-status-example"))) {
+            JsonNode real = status.stream().filter(e -> e.get("event").equals(example.get("event"))).findFirst().orElseThrow();
+            assertThat(MessageContractIT.shape(example)).as("README %s vs real %s", example, real)
+                    .isEqualTo(MessageContractIT.shape(real));
+        }
+        List<ConsumerRecord<byte[], byte[]>> orders = TestBroker.readCommitted(a.bootstrap, a.topic + ".work");
+        assertThat(orders).hasSize(6);
+        JsonNode example = MessageContractIT.jsonLines(readme.block("work-order-example")).get(0);
+        JsonNode middle = null;
+        for (ConsumerRecord<byte[], byte[]> r : orders) {
+            JsonNode order = WorkerHarness.JSON.readTree(r.value());
+            assertThat(new String(r.key(), StandardCharsets.UTF_8))
+                    .isEqualTo(order.get("fileId").asText() + "/" + order.get("shard").asInt());
+            if (order.get("shard").asInt() == 1) {
+                middle = order;
+            }
+        }
+        assertThat(MessageContractIT.shape(example)).isEqualTo(MessageContractIT.shape(middle));
+        List<JsonNode> checkpoints = a.values(a.topic + ".checkpoints");
+        assertThat(checkpoints).anySatisfy(c -> assertThat(c.path("shard").asInt(-1)).isEqualTo(5));
+    }
+
+    /**
+     * Every shard ended but nobody ended the file (the enders of the last two shards each missed
+     * the other's commit, or the ender died): the next worker to look over sharded/ ends it, once.
+     */
+    @Test
+    void aFileWhoseShardsAllEndedButWasNotEndedIsEndedByTheNextWorkerToLook() throws Exception {
+        Path inbox = Files.createDirectories(dir.resolve("inbox"));
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "work.shards", "3");
+        IngestConfig config = h.config();
+        Path source = DatagenCommand.generate(dir.resolve("x.xml"), 3000, 9, 0.01);
+        String fileId = FileIdentity.sha256(source);
+        Path shared = Files.move(source, Files.createDirectories(inbox.resolve("sharded")).resolve(fileId + ".x.xml"));
+        FileJob whole = new FileJob(shared, "x.xml", fileId, Files.size(shared), null);
+        RecordModel model = IngestionPipeline.model(config);
+        List<Shard> plan = new StaxShardPlanner(model.elements(), IngestionPipeline.limits(config)).plan(shared, "x.xml", 3);
+        assertThat(plan).hasSize(3);
+        TransactionalIngestion ingestion = new TransactionalIngestion(config, model, "test");
+        try (KafkaSession session = KafkaSession.open(config, ingestion.topics(), "test-" + h.topic, () -> false, t -> { },
+                StartupTimeline.unwatched())) {
+            session.publisher().commit(new ShardedFiles(ingestion.topics(), "test").planned(whole, plan.size()));
+            for (Shard shard : plan) {
+                FileOutcome out = ingestion.ingest(new FileJob(shared, "x.xml", fileId, whole.bytes(), null, shard),
+                        session.publisher(), IngestListener.NONE, () -> false);
+                assertThat(out.ending()).isEqualTo(FileOutcome.Ending.COMPLETED);
+            }
+        }
+        // A commit is visible to read_committed consumers once its markers are written, just after it returns.
+        await("the shards' events", WAIT, () -> h.status().size() == 4);
+        assertThat(h.status()).extracting(e -> e.get("event").asText())
+                .containsExactly("started", "shard-completed", "shard-completed", "shard-completed");
+        try (WorkerHarness.Running w = h.start()) {
+            await("x.xml done", WAIT, () -> Files.exists(h.done("x.xml")));
+        }
+        List<JsonNode> status = h.status();
+        assertThat(status).extracting(e -> e.get("event").asText())
+                .containsExactly("started", "shard-completed", "shard-completed", "shard-completed", "completed");
+        long invalid = 0;
+        for (long i = 0; i < 3000; i++) {
+            invalid += DatagenCommand.isInvalid(i, 9, 0.01) ? 1 : 0;
+        }
+        assertThat(status.get(4).get("records").asLong()).isEqualTo(3000 - invalid);
+        assertThat(WorkerHarness.report(h.done("x.xml")).get("outcome").asText()).isEqualTo("completed");
+        assertThat(h.records()).hasSize((int) (3000 - invalid));
     }
 
     /**
@@ -177,34 +254,15 @@ class SharedWorkIT {
 
     /** Reads a topic to its end, read_committed, marking each record index; returns how many were seen twice. */
     private static long readIndexes(String bootstrap, String topic, BitSet seen) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, "check-" + UUID.randomUUID());
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        long twice = 0;
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p)) {
-            List<TopicPartition> parts = c.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                    .map(i -> new TopicPartition(topic, i.partition())).toList();
-            c.assign(parts);
-            c.seekToBeginning(parts);
-            var end = c.endOffsets(parts);
-            long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
-            while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
-                assertThat(System.nanoTime()).as("read %s to its end", topic).isLessThan(deadline);
-                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(500))) {
-                    int index = Integer.parseInt(new String(r.headers().lastHeader(MessageHeaders.RECORD_INDEX).value(),
-                            StandardCharsets.UTF_8));
-                    if (seen.get(index)) {
-                        twice++;
-                    }
-                    seen.set(index);
-                }
+        long[] twice = {0};
+        TestBroker.forEachCommitted(bootstrap, topic, Map.of(), r -> {
+            int index = Integer.parseInt(new String(r.headers().lastHeader(MessageHeaders.RECORD_INDEX).value(),
+                    StandardCharsets.UTF_8));
+            if (seen.get(index)) {
+                twice[0]++;
             }
-        }
-        return twice;
+            seen.set(index);
+        });
+        return twice[0];
     }
 }

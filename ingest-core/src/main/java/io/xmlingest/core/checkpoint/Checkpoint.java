@@ -19,9 +19,10 @@ import java.util.Objects;
  * @param reason          why the file failed, or null
  * @param shard           the shard of the file this is the progress of, or -1 for the whole file; the
  *                        counts and states of a shard's checkpoint are the shard's own
+ * @param shards          for a whole file ingested in shards, how many it was cut into; else 0
  */
 public record Checkpoint(String fileId, String fileName, FileState state, long nextRecordIndex, Position resume,
-                         long records, long deadLetters, long pages, String reason, int shard) {
+                         long records, long deadLetters, long pages, String reason, int shard, int shards) {
 
     public Checkpoint {
         Objects.requireNonNull(fileId, "fileId");
@@ -32,7 +33,13 @@ public record Checkpoint(String fileId, String fileName, FileState state, long n
     /** A whole file's checkpoint. */
     public Checkpoint(String fileId, String fileName, FileState state, long nextRecordIndex, Position resume,
                       long records, long deadLetters, long pages, String reason) {
-        this(fileId, fileName, state, nextRecordIndex, resume, records, deadLetters, pages, reason, -1);
+        this(fileId, fileName, state, nextRecordIndex, resume, records, deadLetters, pages, reason, -1, 0);
+    }
+
+    /** A shard's checkpoint ({@code shard} &ge; 0), or a whole file's (-1). */
+    public Checkpoint(String fileId, String fileName, FileState state, long nextRecordIndex, Position resume,
+                      long records, long deadLetters, long pages, String reason, int shard) {
+        this(fileId, fileName, state, nextRecordIndex, resume, records, deadLetters, pages, reason, shard, 0);
     }
 
     /** What this checkpoint is stored under: the file id, with the shard's number for a shard. */

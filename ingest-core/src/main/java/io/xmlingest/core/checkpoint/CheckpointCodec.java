@@ -38,6 +38,9 @@ public final class CheckpointCodec {
             if (c.shard() >= 0) {
                 g.writeNumberField("shard", c.shard());
             }
+            if (c.shards() > 0) {
+                g.writeNumberField("shards", c.shards());
+            }
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -56,6 +59,7 @@ public final class CheckpointCodec {
         long pages = 0;
         String reason = null;
         int shard = -1;
+        int shards = 0;
         Checkpoint.Position resume = null;
         try (JsonParser p = JSON.createParser(value)) {
             expect(p.nextToken(), JsonToken.START_OBJECT, "checkpoint");
@@ -73,6 +77,7 @@ public final class CheckpointCodec {
                     case "reason" -> reason = p.getText();
                     case "resume" -> resume = position(p);
                     case "shard" -> shard = p.getIntValue();
+                    case "shards" -> shards = p.getIntValue();
                     default -> p.skipChildren();
                 }
             }
@@ -82,7 +87,7 @@ public final class CheckpointCodec {
         if (fileId == null || file == null || state == null) {
             throw new IllegalArgumentException("checkpoint lacks fileId, file or state");
         }
-        return new Checkpoint(fileId, file, state, next, resume, records, deadLetters, pages, reason, shard);
+        return new Checkpoint(fileId, file, state, next, resume, records, deadLetters, pages, reason, shard, shards);
     }
 
     /** Writes a position as the object field {@code field}; work orders carry positions in this form too. */

@@ -27,7 +27,8 @@ public final class ShardedFiles {
     /** To commit with the file's work orders: its started event, and a checkpoint saying it is under way. */
     public List<Envelope> planned(FileJob file, int shards) {
         FileMessages messages = new FileMessages(topics, file.name(), file.fileId(), worker);
-        Checkpoint cut = new Checkpoint(file.fileId(), file.name(), FileState.IN_PROGRESS, 0, null, 0, 0, 0, null);
+        Checkpoint cut = new Checkpoint(file.fileId(), file.name(), FileState.IN_PROGRESS, 0, null, 0, 0, 0, null, -1,
+                shards);
         return List.of(messages.planned(file.bytes(), shards), messages.checkpoint(cut));
     }
 
@@ -62,7 +63,7 @@ public final class ShardedFiles {
         }
         FileMessages messages = new FileMessages(topics, file.name(), file.fileId(), worker);
         Checkpoint total = new Checkpoint(file.fileId(), file.name(), failed == null ? FileState.COMPLETED : FileState.FAILED,
-                next, null, records, deadLetters, pages, failed == null ? null : failed.reason());
+                next, null, records, deadLetters, pages, failed == null ? null : failed.reason(), -1, shards);
         Envelope event = failed == null ? messages.completed(total, file.bytes())
                 : messages.shardsFailed(total, failed.shard(), failed.reason());
         return Optional.of(new Ending(total, List.of(event, messages.checkpoint(total))));
