@@ -177,6 +177,29 @@ final class Inbox {
         return list(sharded, false);
     }
 
+    /**
+     * As {@link #sharded()}, less the files moved there in the last {@code millis}: a file just
+     * moved is normally being cut by the worker that moved it. A rename changes a file's ctime, not
+     * its modification time, so ctime tells when it came.
+     */
+    List<Path> shardedBefore(long millis) {
+        long now = clock.millis();
+        List<Path> old = new ArrayList<>();
+        for (Path p : sharded()) {
+            try {
+                Object ctime = Files.getAttribute(p, "unix:ctime");
+                if (now - ((java.nio.file.attribute.FileTime) ctime).toMillis() >= millis) {
+                    old.add(p);
+                }
+            } catch (UnsupportedOperationException | IllegalArgumentException e) {
+                old.add(p); // no ctime here: every file is looked at
+            } catch (IOException e) {
+                // gone meanwhile
+            }
+        }
+        return old;
+    }
+
     /** The file id a file in {@code sharded/} is named with. */
     static String shardedFileId(Path file) {
         String name = file.getFileName().toString();

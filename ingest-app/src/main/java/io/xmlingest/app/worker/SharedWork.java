@@ -80,6 +80,8 @@ final class SharedWork implements AutoCloseable {
      * neither ends the file. An idle worker finds such a file here, and any a worker died before moving.
      */
     private static final long SWEEP_NANOS = Duration.ofSeconds(5).toNanos();
+    /** A file moved to sharded/ this recently is left to the worker cutting it, by the periodic sweep. */
+    private static final long CUTTING_MILLIS = Duration.ofSeconds(60).toMillis();
 
     private final IngestConfig config;
     private final TopicNames topics;
@@ -96,6 +98,8 @@ final class SharedWork implements AutoCloseable {
     private KafkaConsumer<byte[], byte[]> work;
     /** Whether files may wait in sharded/ or in others' claims: at the start, and after a failure. */
     private boolean sweepDue = true;
+    /** Whether the next sweep looks at every file of sharded/, even one that may be being cut now. */
+    private boolean sweepAll = true;
     private long lastSweep;
 
     SharedWork(IngestConfig config, RecordModel model, TransactionalIngestion ingestion, Inbox inbox, String workerId,
@@ -132,10 +136,11 @@ final class SharedWork implements AutoCloseable {
         if (sweepDue) {
             inbox.takeOverClaims();
             // Files a worker moved here but failed or died before cutting, or ended but died before moving.
-            for (Path file : inbox.sharded()) {
+            for (Path file : sweepAll ? inbox.sharded() : inbox.shardedBefore(CUTTING_MILLIS)) {
                 settle(file, false);
             }
             sweepDue = false;
+            sweepAll = false;
             lastSweep = System.nanoTime();
         }
         Optional<Path> claimed = inbox.unfinished().stream().findFirst().or(inbox::claimNext);
@@ -212,6 +217,7 @@ final class SharedWork implements AutoCloseable {
             settle(shared.get(), true);
         } catch (RuntimeException e) {
             sweepDue = true; // the file waits in sharded/ to be cut when Kafka is back
+            sweepAll = true;
             throw e;
         }
     }
@@ -267,7 +273,7 @@ final class SharedWork implements AutoCloseable {
             work.commitSync(Map.of(partition, new OffsetAndMetadata(record.offset() + 1)));
             return;
         }
-        boolean ended;
+        ShardEnd ended;
         try {
             ended = ingest(order);
         } catch (RuntimeException e) {
@@ -275,7 +281,7 @@ final class SharedWork implements AutoCloseable {
             work.seek(partition, record.offset());
             throw e;
         }
-        if (!ended) {
+        if (ended == ShardEnd.STOPPED) {
             work.seek(partition, record.offset());
             return;
         }
@@ -286,22 +292,34 @@ final class SharedWork implements AutoCloseable {
             LOG.info("{} of {} ended, but the group is rebalancing: its order may be seen again", order.shard(),
                     order.name());
         }
-        endIfDone(order);
+        if (ended == ShardEnd.FILE_MAY_END) {
+            endIfDone(order);
+        }
     }
 
-    /** Ingests a shard from its checkpoint; false when the worker stopped before the shard ended. */
-    private boolean ingest(WorkOrder order) {
+    /** How a shard's run went. */
+    private enum ShardEnd {
+        /** The worker is stopping; the shard goes on from its checkpoint later, here or elsewhere. */
+        STOPPED,
+        /** The shard has ended, and some other shard of its file has not. */
+        ENDED,
+        /** The shard has ended, and every other shard of its file seemed to have ended too. */
+        FILE_MAY_END
+    }
+
+    /** Ingests a shard from its checkpoint. */
+    private ShardEnd ingest(WorkOrder order) {
         Path file = order.path();
         if (!Files.exists(file)) {
             // Its file ended and was moved: the order was repeated after its shard ended.
             LOG.info("{} of {} is ended already", order.shard(), order.name());
-            return true;
+            return ShardEnd.ENDED;
         }
         try (KafkaSession session = KafkaSession.open(config, topics, "xmlingest-" + topics.records() + "-" + order.key(),
                 stopping, trouble, StartupTimeline.unwatched())) {
             Checkpoint from = session.checkpoints().find(order.key()).orElse(null);
             if (from != null && from.isFinished()) {
-                return true;
+                return ShardEnd.FILE_MAY_END; // its order seen again: the file's ending may be what was missed
             }
             LOG.info("ingesting {} of {} (records from {}{})", order.shard(), order.name(), order.shard().firstRecordIndex(),
                     from == null ? "" : ", resuming at record " + from.nextRecordIndex());
@@ -321,11 +339,18 @@ final class SharedWork implements AutoCloseable {
                 case FAILED -> LOG.error("{} of {} failed: {}", order.shard(), order.name(), out.failure().getMessage());
                 case STOPPED -> {
                     LOG.info("stopped {} of {} at record {} on request", order.shard(), order.name(), c.nextRecordIndex());
-                    return false;
+                    return ShardEnd.STOPPED;
                 }
                 default -> throw new IllegalStateException(out.ending().name());
             }
-            return true;
+            // Read on from this session's own reading rather than open the file's session after every
+            // shard: only the shard that looks like the last pays for it. One whose look missed another's
+            // commit leaves the file to the idle workers' sweep.
+            session.checkpoints().committed(c);
+            session.checkpoints().refresh();
+            FileJob whole = new FileJob(file, order.name(), order.fileId(), order.bytes(), null);
+            return files.ending(whole, order.shard().count(), session.checkpoints()).isPresent()
+                    ? ShardEnd.FILE_MAY_END : ShardEnd.ENDED;
         }
     }
 
