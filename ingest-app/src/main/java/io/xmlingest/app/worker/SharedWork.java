@@ -134,7 +134,10 @@ final class SharedWork implements AutoCloseable {
             work = join();
         }
         if (sweepDue) {
-            inbox.takeOverClaims();
+            if (sweepAll) {
+                // At start-up, not while running: a claim taken from a live worker costs it a hash for nothing.
+                inbox.takeOverClaims();
+            }
             // Files a worker moved here but failed or died before cutting, or ended but died before moving.
             for (Path file : sweepAll ? inbox.sharded() : inbox.shardedBefore(CUTTING_MILLIS)) {
                 settle(file, false);
