@@ -11,6 +11,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * The inbox directory and its lifecycle folders. A file is claimed by renaming it into this
@@ -129,14 +131,14 @@ final class Inbox {
     Optional<Path> toSharded(Path claimed, String fileId) {
         Path target = sharded.resolve(fileId + "." + claimed.getFileName());
         try {
-            if (Files.exists(target)) {
-                return Optional.empty();
-            }
-            Files.move(claimed, target, StandardCopyOption.ATOMIC_MOVE);
+            // A link, then the claim removed: a rename would silently replace a file of that name that
+            // another worker put there meanwhile, and a link fails instead.
+            Files.createLink(target, claimed);
+            Files.delete(claimed);
             Files.deleteIfExists(sidecar(claimed));
             return Optional.of(target);
-        } catch (NoSuchFileException e) {
-            return Optional.empty(); // another worker of the group took it over
+        } catch (NoSuchFileException | FileAlreadyExistsException e) {
+            return Optional.empty(); // another worker of the group took it over, or has that content in hand
         } catch (IOException e) {
             throw new UncheckedIOException("cannot move " + claimed + " to " + sharded, e);
         }
@@ -148,7 +150,7 @@ final class Inbox {
      * in a group no worker's id needs to come back. A claim taken from a worker still at it costs
      * that worker nothing but a hash: whichever moves the file on first wins, the other lets go.
      */
-    void takeOverClaims() {
+    void takeOverClaims(long olderThanMillis) {
         Path all = processing.getParent();
         try (DirectoryStream<Path> owners = Files.newDirectoryStream(all)) {
             for (Path owner : owners) {
@@ -157,7 +159,7 @@ final class Inbox {
                 }
                 for (Path claimed : list(owner, false)) {
                     Path mine = processing.resolve(claimed.getFileName());
-                    if (Files.exists(mine)) {
+                    if (Files.exists(mine) || ageMillis(claimed) < olderThanMillis) {
                         continue;
                     }
                     try {
@@ -182,22 +184,22 @@ final class Inbox {
      * moved is normally being cut by the worker that moved it. A rename changes a file's ctime, not
      * its modification time, so ctime tells when it came.
      */
-    List<Path> shardedBefore(long millis) {
-        long now = clock.millis();
-        List<Path> old = new ArrayList<>();
-        for (Path p : sharded()) {
+    /**
+     * How long ago a file came where it is: a rename changes a file's ctime, not its modification
+     * time. Where there is no ctime, the modification time stands in; a file gone meanwhile is 0.
+     */
+    long ageMillis(Path file) {
+        try {
+            Object ctime;
             try {
-                Object ctime = Files.getAttribute(p, "unix:ctime");
-                if (now - ((java.nio.file.attribute.FileTime) ctime).toMillis() >= millis) {
-                    old.add(p);
-                }
+                ctime = Files.getAttribute(file, "unix:ctime");
             } catch (UnsupportedOperationException | IllegalArgumentException e) {
-                old.add(p); // no ctime here: every file is looked at
-            } catch (IOException e) {
-                // gone meanwhile
+                ctime = Files.getLastModifiedTime(file);
             }
+            return clock.millis() - ((FileTime) ctime).toMillis();
+        } catch (IOException e) {
+            return 0;
         }
-        return old;
     }
 
     /** The file id a file in {@code sharded/} is named with. */
@@ -261,7 +263,8 @@ final class Inbox {
         }
         try {
             Path report = target.resolveSibling(target.getFileName() + ".report.json");
-            Path tmp = report.resolveSibling(report.getFileName() + ".tmp");
+            // Two workers of a group may move the same ended file at once: their reports must not mix.
+            Path tmp = report.resolveSibling(report.getFileName() + "." + UUID.randomUUID() + ".tmp");
             Files.writeString(tmp, reportJson, StandardCharsets.UTF_8);
             Files.move(tmp, report, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             Files.move(claimed, target, StandardCopyOption.ATOMIC_MOVE);

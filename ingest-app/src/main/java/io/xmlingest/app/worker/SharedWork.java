@@ -31,10 +31,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
@@ -74,14 +76,17 @@ final class SharedWork implements AutoCloseable {
      */
     private static final int SESSION_TIMEOUT_MS = 10_000;
     /**
-     * How often an idle worker looks over sharded/. The worker that ends a file's last shard
-     * normally ends the file, but a commit's markers reach the checkpoints shortly after it returns:
-     * two workers ending the last two shards at once may each not yet see the other's, and then
-     * neither ends the file. An idle worker finds such a file here, and any a worker died before moving.
+     * How often a worker looks over sharded/, between shards. The worker that ends a file's last
+     * shard normally ends the file, but a commit's markers reach the checkpoints shortly after it
+     * returns: two workers ending the last two shards at once may each not yet see the other's, and
+     * then neither ends the file. The sweep finds such a file, one a worker died before cutting or
+     * before moving, and one whose ending failed on Kafka.
      */
     private static final long SWEEP_NANOS = Duration.ofSeconds(5).toNanos();
-    /** A file moved to sharded/ this recently is left to the worker cutting it, by the periodic sweep. */
+    /** A file uncut in sharded/ for less than this is left to the worker that moved it there and cuts it. */
     private static final long CUTTING_MILLIS = Duration.ofSeconds(60).toMillis();
+    /** A claim in another worker's processing/ this old is taken over: its worker hashes far faster. */
+    private static final long CLAIM_STALE_MILLIS = Duration.ofMinutes(10).toMillis();
 
     private final IngestConfig config;
     private final TopicNames topics;
@@ -96,11 +101,14 @@ final class SharedWork implements AutoCloseable {
     private final BooleanSupplier stopping;
     private final Consumer<String> trouble;
     private KafkaConsumer<byte[], byte[]> work;
-    /** Whether files may wait in sharded/ or in others' claims: at the start, and after a failure. */
-    private boolean sweepDue = true;
-    /** Whether the next sweep looks at every file of sharded/, even one that may be being cut now. */
-    private boolean sweepAll = true;
+    /**
+     * Reads the checkpoints for the sweep without fencing anyone: only a file that needs a hand
+     * gets its transactional session opened. Its producer is never used.
+     */
+    private KafkaSession observer;
     private long lastSweep;
+    /** Files this worker moved to sharded/ but could not cut (Kafka failed): its sweep cuts them at any age. */
+    private final Set<Path> uncut = new HashSet<>();
 
     SharedWork(IngestConfig config, RecordModel model, TransactionalIngestion ingestion, Inbox inbox, String workerId,
                WorkerMetrics metrics, BooleanSupplier stopping, Consumer<String> trouble) {
@@ -130,20 +138,15 @@ final class SharedWork implements AutoCloseable {
      * @throws RetriableIngestException or a KafkaException when Kafka failed; run again later
      */
     void step(long pollMillis) {
+        if (observer == null) {
+            observer = KafkaSession.open(config, topics, "xmlingest-" + workerId + "-observer", stopping, trouble,
+                    StartupTimeline.unwatched());
+        }
         if (work == null) {
             work = join();
         }
-        if (sweepDue) {
-            if (sweepAll) {
-                // At start-up, not while running: a claim taken from a live worker costs it a hash for nothing.
-                inbox.takeOverClaims();
-            }
-            // Files a worker moved here but failed or died before cutting, or ended but died before moving.
-            for (Path file : sweepAll ? inbox.sharded() : inbox.shardedBefore(CUTTING_MILLIS)) {
-                settle(file, false);
-            }
-            sweepDue = false;
-            sweepAll = false;
+        if (lastSweep == 0 || System.nanoTime() - lastSweep > SWEEP_NANOS) {
+            sweep();
             lastSweep = System.nanoTime();
         }
         Optional<Path> claimed = inbox.unfinished().stream().findFirst().or(inbox::claimNext);
@@ -155,8 +158,30 @@ final class SharedWork implements AutoCloseable {
                 return;
             }
         }
-        if (orders.isEmpty() && claimed.isEmpty() && System.nanoTime() - lastSweep > SWEEP_NANOS) {
-            sweepDue = true;
+    }
+
+    /** Looks over sharded/ (and stale claims) for files that need a hand; see {@link #SWEEP_NANOS}. */
+    private void sweep() {
+        inbox.takeOverClaims(CLAIM_STALE_MILLIS);
+        observer.checkpoints().refresh();
+        for (Path file : inbox.sharded()) {
+            String fileId = Inbox.shardedFileId(file);
+            Optional<Checkpoint> c = observer.checkpoints().find(fileId);
+            boolean needsHand = c.isEmpty() ? uncut.contains(file) || inbox.ageMillis(file) >= CUTTING_MILLIS
+                    : c.get().isFinished() || c.get().shards() == 0
+                    || files.ending(new FileJob(file, Inbox.shardedName(file), fileId, 0, null), c.get().shards(),
+                            observer.checkpoints()).isPresent();
+            if (!needsHand) {
+                continue;
+            }
+            try {
+                settle(file, false);
+            } catch (UncheckedIOException e) {
+                if (Files.exists(file)) {
+                    throw e;
+                }
+                // moved on by another worker meanwhile
+            }
         }
     }
 
@@ -219,21 +244,30 @@ final class SharedWork implements AutoCloseable {
         try {
             settle(shared.get(), true);
         } catch (RuntimeException e) {
-            sweepDue = true; // the file waits in sharded/ to be cut when Kafka is back
-            sweepAll = true;
+            uncut.add(shared.get()); // it waits in sharded/, for this worker's sweep once Kafka is back
             throw e;
         }
     }
 
     /**
-     * Brings a file of {@code sharded/} on: cuts it if nobody has, moves it out once it has ended.
-     * Under the file's transactional id, so of two workers doing this at once one is fenced.
+     * Brings a file of {@code sharded/} on: cuts it if nobody has, ends it once every shard has,
+     * moves it out once it has ended. Under the file's transactional id, so of two workers doing
+     * this at once one is fenced, and the other sees what the first committed.
      */
     private void settle(Path file, boolean dropped) {
         String fileId = Inbox.shardedFileId(file);
         String name = Inbox.shardedName(file);
         long size = size(file);
         FileJob whole = new FileJob(file, name, fileId, size, null);
+        List<Shard> plan = null;
+        if (uncutHere(fileId)) {
+            // The cut reads the whole file; the file's session is opened after it, not held through it, so that
+            // a worker looking at the same file meanwhile fences nothing this one needs.
+            long t0 = System.nanoTime();
+            plan = planner.plan(file, name, shards);
+            LOG.info("cut {} ({} bytes, file id {}) into {} shards in {} s", name, size, fileId, plan.size(),
+                    String.format("%.2f", (System.nanoTime() - t0) / 1e9));
+        }
         try (KafkaSession session = open(fileId)) {
             Checkpoint before = session.checkpoints().find(fileId).orElse(null);
             if (before != null && before.isFinished() && dropped && before.state() == FileState.COMPLETED) {
@@ -247,23 +281,42 @@ final class SharedWork implements AutoCloseable {
                 moveEnded(file, whole, before);
                 return;
             }
+            if (before != null && before.shards() == 0) {
+                // A worker with work.shards=0 had begun it whole: cut now, its first records would go out twice.
+                String reason = "this content is under way as a whole file (a worker with work.shards=0 began it); "
+                        + "finish it with such a worker, which resumes it from its checkpoint";
+                LOG.error("{}: {}", name, reason);
+                inbox.toFailed(file, fileId, FileReport.of("refused", name, fileId, size, before, 0, null, reason));
+                metrics.end("refused");
+                return;
+            }
             if (before != null) {
                 end(session, whole, before.shards()); // cut already: ended here if every shard has ended
                 return;
             }
-            long t0 = System.nanoTime();
-            List<Shard> plan = planner.plan(file, name, shards);
+            if (plan == null) {
+                return; // the observer saw a cut this session does not yet: the next look settles it
+            }
+            int partitions = work.partitionsFor(workTopic).size();
             List<Envelope> messages = new ArrayList<>();
             for (Shard shard : plan) {
                 WorkOrder order = new WorkOrder(file.toAbsolutePath().toUri().toString(), name, fileId, size, shard);
+                // Shard i to partition i (mod their count): by key hash, shards would share partitions, and run
+                // one after another, while workers idle.
                 messages.add(new Envelope(workTopic, order.key().getBytes(StandardCharsets.UTF_8), order.encode(),
-                        Map.of(MessageHeaders.FILE, name, MessageHeaders.FILE_ID, fileId)));
+                        Map.of(MessageHeaders.FILE, name, MessageHeaders.FILE_ID, fileId), shard.index() % partitions));
             }
             messages.addAll(files.planned(whole, plan.size()));
             session.publisher().commit(messages);
-            LOG.info("cut {} ({} bytes, file id {}) into {} shards in {} s; they are on {}", name, size, fileId,
-                    plan.size(), String.format("%.2f", (System.nanoTime() - t0) / 1e9), workTopic);
+            uncut.remove(file);
+            LOG.info("{}: {} work orders on {}", name, plan.size(), workTopic);
         }
+    }
+
+    /** Whether, as far as this worker can see without fencing anyone, nobody has cut the file yet. */
+    private boolean uncutHere(String fileId) {
+        observer.checkpoints().refresh();
+        return observer.checkpoints().find(fileId).isEmpty();
     }
 
     private void handle(ConsumerRecord<byte[], byte[]> record) {
@@ -313,16 +366,17 @@ final class SharedWork implements AutoCloseable {
     /** Ingests a shard from its checkpoint. */
     private ShardEnd ingest(WorkOrder order) {
         Path file = order.path();
-        if (!Files.exists(file)) {
-            // Its file ended and was moved: the order was repeated after its shard ended.
-            LOG.info("{} of {} is ended already", order.shard(), order.name());
-            return ShardEnd.ENDED;
-        }
         try (KafkaSession session = KafkaSession.open(config, topics, "xmlingest-" + topics.records() + "-" + order.key(),
                 stopping, trouble, StartupTimeline.unwatched())) {
             Checkpoint from = session.checkpoints().find(order.key()).orElse(null);
             if (from != null && from.isFinished()) {
-                return ShardEnd.FILE_MAY_END; // its order seen again: the file's ending may be what was missed
+                // Its order seen again (its file may have ended and moved): the file's ending may be what was missed.
+                return ShardEnd.FILE_MAY_END;
+            }
+            if (!Files.isReadable(file)) {
+                // A mount away for a while must not fail the file: the order is taken up again later.
+                throw new RetriableIngestException("cannot read " + order.uri() + " for " + order.shard() + " of "
+                        + order.name() + "; it is taken up again when the file is readable", null, null, null);
             }
             LOG.info("ingesting {} of {} (records from {}{})", order.shard(), order.name(), order.shard().firstRecordIndex(),
                     from == null ? "" : ", resuming at record " + from.nextRecordIndex());
@@ -427,6 +481,11 @@ final class SharedWork implements AutoCloseable {
         work = null;
         if (c != null) {
             c.close(Duration.ofSeconds(5));
+        }
+        KafkaSession o = observer;
+        observer = null;
+        if (o != null) {
+            o.close();
         }
     }
 }

@@ -107,7 +107,7 @@ class InboxTest {
         Inbox mine = new Inbox(dir, "w2", 0, Clock.systemUTC());
         Path theirs = Files.createDirectories(dir.resolve("processing").resolve("dead"));
         Files.writeString(theirs.resolve("left.xml"), "<a/>");
-        mine.takeOverClaims();
+        mine.takeOverClaims(0);
         assertThat(mine.unfinished()).extracting(p -> p.getFileName().toString()).containsExactly("left.xml");
         assertThat(theirs.resolve("left.xml")).doesNotExist();
 

@@ -9,10 +9,16 @@ import java.util.Map;
  * @param topic   where it goes
  * @param key     its key bytes
  * @param value   its value bytes
- * @param headers string headers, in order
+ * @param headers   string headers, in order
+ * @param partition the partition it must go to, or null for the one its key hashes to
  */
-public record Envelope(String topic, byte[] key, byte[] value, Map<String, String> headers) {
+public record Envelope(String topic, byte[] key, byte[] value, Map<String, String> headers, Integer partition) {
     public Envelope {
         headers = Map.copyOf(headers);
+    }
+
+    /** A message that goes to the partition of its key. */
+    public Envelope(String topic, byte[] key, byte[] value, Map<String, String> headers) {
+        this(topic, key, value, headers, null);
     }
 }

@@ -66,7 +66,7 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
                 for (Map.Entry<String, String> h : e.headers().entrySet()) {
                     headers.add(new RecordHeader(h.getKey(), h.getValue().getBytes(StandardCharsets.UTF_8)));
                 }
-                producer.send(new ProducerRecord<>(e.topic(), null, null, e.key(), e.value(), headers),
+                producer.send(new ProducerRecord<>(e.topic(), e.partition(), null, e.key(), e.value(), headers),
                         (m, error) -> {
                             if (error != null) {
                                 failure.compareAndSet(null, new Failure(error, null, -1, 0));
