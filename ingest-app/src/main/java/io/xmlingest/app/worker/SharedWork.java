@@ -47,6 +47,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -332,10 +333,16 @@ final class SharedWork implements AutoCloseable {
         ShardEnd ended;
         try {
             ended = ingest(order);
-        } catch (RuntimeException e) {
+        } catch (RetriableIngestException | KafkaException e) {
             // Taken up again here, or by whoever Kafka gives the partition to, from the shard's checkpoint.
             work.seek(partition, record.offset());
             throw e;
+        } catch (RuntimeException e) {
+            // Not this worker's to end (a URI no file system here resolves, a failure Kafka would not take):
+            // it retries as it does for Kafka, and never exits over one order.
+            work.seek(partition, record.offset());
+            throw new RetriableIngestException(order.shard() + " of " + order.name() + " (" + order.uri()
+                    + ") could not be ingested here: " + e + "; it is taken up again", null, null, e);
         }
         if (ended == ShardEnd.STOPPED) {
             work.seek(partition, record.offset());
