@@ -202,6 +202,14 @@ final class Inbox {
         }
     }
 
+    static long size(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+    }
+
     /** The file id a file in {@code sharded/} is named with. */
     static String shardedFileId(Path file) {
         String name = file.getFileName().toString();

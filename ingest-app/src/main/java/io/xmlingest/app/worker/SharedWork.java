@@ -24,7 +24,6 @@ import io.xmlingest.core.publish.TopicNames;
 import io.xmlingest.core.split.Shard;
 import io.xmlingest.core.split.ShardPlanner;
 import io.xmlingest.core.split.StaxShardPlanner;
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -109,7 +108,7 @@ final class SharedWork implements AutoCloseable {
     private KafkaSession observer;
     private long lastSweep;
     /** Files this worker moved to sharded/ but could not cut (Kafka failed): its sweep cuts them at any age. */
-    private final Set<Path> uncut = new HashSet<>();
+    private final Set<Path> failedCuts = new HashSet<>();
 
     SharedWork(IngestConfig config, RecordModel model, TransactionalIngestion ingestion, Inbox inbox, String workerId,
                WorkerMetrics metrics, BooleanSupplier stopping, Consumer<String> trouble) {
@@ -168,15 +167,14 @@ final class SharedWork implements AutoCloseable {
         for (Path file : inbox.sharded()) {
             String fileId = Inbox.shardedFileId(file);
             Optional<Checkpoint> c = observer.checkpoints().find(fileId);
-            boolean needsHand = c.isEmpty() ? uncut.contains(file) || inbox.ageMillis(file) >= CUTTING_MILLIS
+            boolean needsHand = c.isEmpty() ? failedCuts.contains(file) || inbox.ageMillis(file) >= CUTTING_MILLIS
                     : c.get().isFinished() || c.get().shards() == 0
-                    || files.ending(new FileJob(file, Inbox.shardedName(file), fileId, 0, null), c.get().shards(),
-                            observer.checkpoints()).isPresent();
+                    || ShardedFiles.endable(fileId, c.get().shards(), observer.checkpoints());
             if (!needsHand) {
                 continue;
             }
             try {
-                settle(file, false);
+                settle(file, false, c.isEmpty());
             } catch (UncheckedIOException e) {
                 if (Files.exists(file)) {
                     throw e;
@@ -224,7 +222,7 @@ final class SharedWork implements AutoCloseable {
                 return; // another worker of the group took the claim over
             }
             LOG.error("{} failed: {}", claimed.getFileName(), e.getMessage());
-            inbox.toFailed(claimed, null, FileReport.of("failed", claimed.getFileName().toString(), null, size(claimed),
+            inbox.toFailed(claimed, null, FileReport.of("failed", claimed.getFileName().toString(), null, Inbox.size(claimed),
                     null, 0, e, null));
             metrics.end("failed");
             return;
@@ -238,14 +236,14 @@ final class SharedWork implements AutoCloseable {
             LOG.info("{} has the content of a file being ingested (file id {}): nothing published", claimed.getFileName(),
                     fileId);
             inbox.toDone(claimed, fileId, FileReport.of("already_ingested", claimed.getFileName().toString(), fileId,
-                    size(claimed), null, 0, null, "the same content is being ingested; nothing was published again"));
+                    Inbox.size(claimed), null, 0, null, "the same content is being ingested; nothing was published again"));
             metrics.end("already_ingested");
             return;
         }
         try {
-            settle(shared.get(), true);
+            settle(shared.get(), true, uncutHere(fileId));
         } catch (RuntimeException e) {
-            uncut.add(shared.get()); // it waits in sharded/, for this worker's sweep once Kafka is back
+            failedCuts.add(shared.get()); // it waits in sharded/, for this worker's sweep once Kafka is back
             throw e;
         }
     }
@@ -254,14 +252,17 @@ final class SharedWork implements AutoCloseable {
      * Brings a file of {@code sharded/} on: cuts it if nobody has, ends it once every shard has,
      * moves it out once it has ended. Under the file's transactional id, so of two workers doing
      * this at once one is fenced, and the other sees what the first committed.
+     *
+     * @param dropped just taken from the inbox, not found in sharded/
+     * @param uncut   nobody had cut it when the checkpoints were last read: cut it first
      */
-    private void settle(Path file, boolean dropped) {
+    private void settle(Path file, boolean dropped, boolean uncut) {
         String fileId = Inbox.shardedFileId(file);
         String name = Inbox.shardedName(file);
-        long size = size(file);
+        long size = Inbox.size(file);
         FileJob whole = new FileJob(file, name, fileId, size, null);
         List<Shard> plan = null;
-        if (uncutHere(fileId)) {
+        if (uncut) {
             // The cut reads the whole file; the file's session is opened after it, not held through it, so that
             // a worker looking at the same file meanwhile fences nothing this one needs.
             long t0 = System.nanoTime();
@@ -273,8 +274,7 @@ final class SharedWork implements AutoCloseable {
             Checkpoint before = session.checkpoints().find(fileId).orElse(null);
             if (before != null && before.isFinished() && dropped && before.state() == FileState.COMPLETED) {
                 LOG.info("{} is already ingested (file id {}, {} records): nothing published", name, fileId, before.records());
-                inbox.toDone(file, fileId, FileReport.of("already_ingested", name, fileId, size, before, 0, null,
-                        "this content was ingested before, as " + before.fileName() + "; nothing was published again"));
+                inbox.toDone(file, fileId, FileReport.alreadyIngested(name, fileId, size, before));
                 metrics.end("already_ingested");
                 return;
             }
@@ -309,7 +309,7 @@ final class SharedWork implements AutoCloseable {
             }
             messages.addAll(files.planned(whole, plan.size()));
             session.publisher().commit(messages);
-            uncut.remove(file);
+            failedCuts.remove(file);
             LOG.info("{}: {} work orders on {}", name, plan.size(), workTopic);
         }
     }
@@ -409,11 +409,10 @@ final class SharedWork implements AutoCloseable {
             }
             // Read on from this session's own reading rather than open the file's session after every
             // shard: only the shard that looks like the last pays for it. One whose look missed another's
-            // commit leaves the file to the idle workers' sweep.
+            // commit leaves the file to the sweep.
             session.checkpoints().committed(c);
             session.checkpoints().refresh();
-            FileJob whole = new FileJob(file, order.name(), order.fileId(), order.bytes(), null);
-            return files.ending(whole, order.shard().count(), session.checkpoints()).isPresent()
+            return ShardedFiles.endable(order.fileId(), order.shard().count(), session.checkpoints())
                     ? ShardEnd.FILE_MAY_END : ShardEnd.ENDED;
         }
     }
@@ -472,14 +471,6 @@ final class SharedWork implements AutoCloseable {
     private KafkaSession open(String fileId) {
         return KafkaSession.open(config, topics, "xmlingest-" + topics.records() + "-" + fileId, stopping, trouble,
                 StartupTimeline.unwatched());
-    }
-
-    private static long size(Path file) {
-        try {
-            return Files.size(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file, e);
-        }
     }
 
     @Override

@@ -18,8 +18,6 @@ import io.xmlingest.core.pipeline.IngestionPipeline;
 import io.xmlingest.core.pipeline.KafkaSession;
 import io.xmlingest.core.pipeline.TransactionalIngestion;
 import io.xmlingest.core.publish.TopicNames;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -202,7 +200,7 @@ public final class Worker implements Runnable {
 
     private void process(Path claimed) {
         String name = claimed.getFileName().toString();
-        long size = size(claimed);
+        long size = Inbox.size(claimed);
         long t0 = System.nanoTime();
         Optional<RecordedIdentity> recorded = inbox.recordedIdentity(claimed);
         RecordedIdentity identity;
@@ -245,8 +243,7 @@ public final class Worker implements Runnable {
         }
         if (from != null && from.state() == FileState.COMPLETED) {
             LOG.info("{} is already ingested (file id {}, {} records): nothing published", name, fileId, from.records());
-            inbox.toDone(claimed, fileId, FileReport.of("already_ingested", name, fileId, size, from, 0, null,
-                    "this content was ingested before, as " + from.fileName() + "; nothing was published again"));
+            inbox.toDone(claimed, fileId, FileReport.alreadyIngested(name, fileId, size, from));
             metrics.end("already_ingested");
             return;
         }
@@ -297,14 +294,6 @@ public final class Worker implements Runnable {
         inbox.toFailed(claimed, fileId, FileReport.of(label, name, fileId, size, c,
                 outcome == null ? 0 : outcome.nanos() / 1e9, e, null));
         metrics.end(label);
-    }
-
-    private static long size(Path file) {
-        try {
-            return Files.size(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file, e);
-        }
     }
 
     private void pause(long millis) {

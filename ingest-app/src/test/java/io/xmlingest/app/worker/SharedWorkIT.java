@@ -4,7 +4,6 @@ import static io.xmlingest.app.worker.WorkerHarness.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.xmlingest.app.AppProcess;
 import io.xmlingest.app.ReadmeExamples;
 import io.xmlingest.app.TestBroker;
 import io.xmlingest.core.config.IngestConfig;
@@ -156,7 +155,7 @@ class SharedWorkIT {
             for (int i = 0; i < 3; i++) {
                 Path log = dir.resolve("worker-" + i + ".log");
                 logs.add(log);
-                workers.add(start(h, "it-" + h.topic + "-" + i, log));
+                workers.add(h.process(log, "worker.id", "it-" + h.topic + "-" + i));
             }
             h.drop(file, "persons.xml");
             // Kill the first worker seen ingesting a shard, once it has committed part of it.
@@ -203,18 +202,6 @@ class SharedWorkIT {
         }
         LOG.info("workers that resumed a shard another had begun: {}", killedShards);
         assertExactlyOnce(h, count, seed, invalid, 12);
-    }
-
-    private static Process start(WorkerHarness h, String workerId, Path log) throws Exception {
-        List<String> command = new ArrayList<>(List.of(AppProcess.javaBin(), "-Xmx256m", "-XX:+UseParallelGC", "-jar",
-                AppProcess.appJar(), "worker"));
-        h.settings.forEach((k, v) -> {
-            if (!k.equals("worker.id")) {
-                command.addAll(List.of("-s", k + "=" + v));
-            }
-        });
-        command.addAll(List.of("-s", "worker.id=" + workerId));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 
     /**

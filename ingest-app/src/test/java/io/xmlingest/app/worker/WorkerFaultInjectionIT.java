@@ -54,7 +54,7 @@ class WorkerFaultInjectionIT {
         while (!Files.exists(h.done("persons.xml"))) {
             assertThat(runs++).as("worker runs").isLessThan(40);
             Path log = dir.resolve("worker-" + runs + ".log");
-            Process worker = start(h, log);
+            Process worker = h.process(log);
             if (kills < KILLS) {
                 // Half the kills land at any moment from start-up on; the rest while records are being committed.
                 long delay = random.nextBoolean() ? random.nextInt(3000) : -1;
@@ -103,19 +103,6 @@ class WorkerFaultInjectionIT {
         // The kills landed at different points of the file, not all before it began.
         assertThat(new HashSet<>(committedAtKill)).hasSizeGreaterThan(1);
         assertThat(committedAtKill).anyMatch(n -> n > 0);
-    }
-
-    private static Process start(WorkerHarness h, Path log) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-jar", appJar(), "worker"));
-        h.settings.forEach((k, v) -> command.addAll(List.of("-s", k + "=" + v)));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    }
-
-    static String appJar() {
-        String jar = System.getProperty("xmlingest.app.jar");
-        assertThat(jar).as("system property xmlingest.app.jar").isNotNull();
-        return jar;
     }
 
     private static void awaitLine(Path log, Process p, String regex) throws Exception {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.xmlingest.app.AppProcess;
 import io.xmlingest.app.AppSettings;
 import io.xmlingest.app.TestBroker;
 import io.xmlingest.core.config.IngestConfig;
@@ -14,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,6 +69,21 @@ final class WorkerHarness {
         Thread t = new Thread(w, "worker-" + topic);
         t.start();
         return new Running(w, t);
+    }
+
+    /**
+     * Starts the shipped jar's worker as a process with these settings (and {@code keyValues} over
+     * them), its output to {@code log}: a process, so that a test can kill it with SIGKILL.
+     */
+    Process process(Path log, String... keyValues) throws IOException {
+        Map<String, String> all = new HashMap<>(settings);
+        for (int i = 0; i < keyValues.length; i += 2) {
+            all.put(keyValues[i], keyValues[i + 1]);
+        }
+        List<String> command = new ArrayList<>(List.of(AppProcess.javaBin(), "-Xmx256m", "-XX:+UseParallelGC", "-jar",
+                AppProcess.appJar(), "worker"));
+        all.forEach((k, v) -> command.addAll(List.of("-s", k + "=" + v)));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 
     /** Drops a file as a producer should: written under a .part name, then renamed. */

@@ -59,7 +59,7 @@ public final class KafkaClientKeys {
         m.put("key.deserializer", "keys and values are read as bytes");
         m.put("value.deserializer", "keys and values are read as bytes");
         m.put("isolation.level", "xmlingest reads committed records only (read_committed)");
-        m.put("enable.auto.commit", "xmlingest's consumers read by position and commit no offsets");
+        m.put("enable.auto.commit", "xmlingest commits offsets itself: the work topic's once a shard has ended, none elsewhere");
         m.put("auto.offset.reset", "xmlingest's consumers read from the beginning");
         m.put("allow.auto.create.topics", "xmlingest creates its topics itself (see topic.partitions), "
                 + "the checkpoint topic compacted");

@@ -38,8 +38,7 @@ public final class ShardedFiles {
      * every shard. Empty while a shard is under way, or when the ending is already committed.
      */
     public Optional<Ending> ending(FileJob file, int shards, CheckpointStore store) {
-        Optional<Checkpoint> whole = store.find(file.fileId());
-        if (whole.isPresent() && whole.get().isFinished()) {
+        if (!endable(file.fileId(), shards, store)) {
             return Optional.empty();
         }
         long records = 0;
@@ -48,11 +47,7 @@ public final class ShardedFiles {
         long next = 0;
         Checkpoint failed = null;
         for (int i = 0; i < shards; i++) {
-            Optional<Checkpoint> shard = store.find(Checkpoint.key(file.fileId(), i));
-            if (shard.isEmpty() || !shard.get().isFinished()) {
-                return Optional.empty();
-            }
-            Checkpoint c = shard.get();
+            Checkpoint c = store.find(Checkpoint.key(file.fileId(), i)).orElseThrow();
             records += c.records();
             deadLetters += c.deadLetters();
             pages += c.pages();
@@ -67,6 +62,19 @@ public final class ShardedFiles {
         Envelope event = failed == null ? messages.completed(total, file.bytes())
                 : messages.shardsFailed(total, failed.shard(), failed.reason());
         return Optional.of(new Ending(total, List.of(event, messages.checkpoint(total))));
+    }
+
+    /** True when, as {@code store} tells, every one of the file's {@code shards} has ended and the file has not. */
+    public static boolean endable(String fileId, int shards, CheckpointStore store) {
+        if (store.find(fileId).map(Checkpoint::isFinished).orElse(false)) {
+            return false;
+        }
+        for (int i = 0; i < shards; i++) {
+            if (!store.find(Checkpoint.key(fileId, i)).map(Checkpoint::isFinished).orElse(false)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A file's final checkpoint and the messages that commit it. */

@@ -194,8 +194,7 @@ public final class TransactionalIngestion {
             Checkpoint from = job.from();
             ResumePoint at = job.shard() == null ? null : job.shard().start();
             if (from != null && from.resume() != null) {
-                Checkpoint.Position p = from.resume();
-                at = new ResumePoint(p.recordIndex(), p.byteOffset(), p.line(), p.column(), p.prologEnd(), p.openElements());
+                at = Positions.resumePoint(from.resume());
             }
             long next = last.nextRecordIndex();
             StaxRecordSplitter splitter;
@@ -261,8 +260,7 @@ public final class TransactionalIngestion {
         private void commit(FileState state, ResumePoint next, long nextIndex, FileFailedException failure) {
             Checkpoint.Position resume = state == FileState.COMPLETED ? null
                     : next == null ? last.resume()
-                    : new Checkpoint.Position(next.recordIndex(), next.byteOffset(), next.line(), next.column(),
-                            next.prologEnd(), next.openElements());
+                    : Positions.of(next);
             Checkpoint checkpoint = new Checkpoint(job.fileId(), job.name(), state, nextIndex, resume,
                     last.records() + recordsSent, last.deadLetters() + pendingDeadLetters,
                     last.pages() + pagesSent, failure == null ? null : failure.getMessage(), job.shardIndex());

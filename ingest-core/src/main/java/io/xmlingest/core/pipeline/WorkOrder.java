@@ -57,10 +57,10 @@ public record WorkOrder(String uri, String name, String fileId, long bytes, Shar
             g.writeNumberField("shard", shard.index());
             g.writeNumberField("shards", shard.count());
             if (shard.start() != null) {
-                CheckpointCodec.writePosition(g, "start", position(shard.start()));
+                CheckpointCodec.writePosition(g, "start", Positions.of(shard.start()));
             }
             if (shard.next() != null) {
-                CheckpointCodec.writePosition(g, "next", position(shard.next()));
+                CheckpointCodec.writePosition(g, "next", Positions.of(shard.next()));
             }
             g.writeEndObject();
         } catch (IOException e) {
@@ -93,8 +93,8 @@ public record WorkOrder(String uri, String name, String fileId, long bytes, Shar
                     case "bytes" -> bytes = p.getLongValue();
                     case "shard" -> index = p.getIntValue();
                     case "shards" -> count = p.getIntValue();
-                    case "start" -> start = resumePoint(CheckpointCodec.position(p));
-                    case "next" -> next = resumePoint(CheckpointCodec.position(p));
+                    case "start" -> start = Positions.resumePoint(CheckpointCodec.position(p));
+                    case "next" -> next = Positions.resumePoint(CheckpointCodec.position(p));
                     default -> p.skipChildren();
                 }
             }
@@ -108,11 +108,4 @@ public record WorkOrder(String uri, String name, String fileId, long bytes, Shar
         return new WorkOrder(uri, name, fileId, bytes, new Shard(index, count, start, next));
     }
 
-    private static Checkpoint.Position position(ResumePoint r) {
-        return new Checkpoint.Position(r.recordIndex(), r.byteOffset(), r.line(), r.column(), r.prologEnd(), r.openElements());
-    }
-
-    private static ResumePoint resumePoint(Checkpoint.Position p) {
-        return new ResumePoint(p.recordIndex(), p.byteOffset(), p.line(), p.column(), p.prologEnd(), p.openElements());
-    }
 }

@@ -33,15 +33,6 @@ public record Shard(int index, int count, ResumePoint start, ResumePoint next) {
         return next == null ? Long.MAX_VALUE : next.recordIndex();
     }
 
-    /** Byte offset of the first record after this shard, or {@link Long#MAX_VALUE} for the last. */
-    public long end() {
-        return next == null ? Long.MAX_VALUE : next.byteOffset();
-    }
-
-    /** True when the record of this index belongs to a later shard. */
-    public boolean isPast(long recordIndex) {
-        return recordIndex >= endRecordIndex();
-    }
 
     @Override
     public String toString() {

@@ -1,0 +1,21 @@
+package io.xmlingest.core.pipeline;
+
+import io.xmlingest.core.checkpoint.Checkpoint;
+import io.xmlingest.core.split.ResumePoint;
+
+/**
+ * The splitter's {@link ResumePoint} and the checkpoint's {@link Checkpoint.Position} are the same
+ * place in a file; the stages do not import each other, so the pipeline translates.
+ */
+final class Positions {
+    private Positions() {
+    }
+
+    static Checkpoint.Position of(ResumePoint r) {
+        return new Checkpoint.Position(r.recordIndex(), r.byteOffset(), r.line(), r.column(), r.prologEnd(), r.openElements());
+    }
+
+    static ResumePoint resumePoint(Checkpoint.Position p) {
+        return new ResumePoint(p.recordIndex(), p.byteOffset(), p.line(), p.column(), p.prologEnd(), p.openElements());
+    }
+}
