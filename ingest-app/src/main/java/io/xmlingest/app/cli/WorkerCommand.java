@@ -19,6 +19,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -85,6 +86,8 @@ final class WorkerCommand implements Callable<Integer> {
         CompletableFuture<RecordModel> model = Background.start("xmlingest-jaxb",
                 () -> startup.time("jaxb", () -> IngestionPipeline.model(settings)));
         CountDownLatch cleanedUp = new CountDownLatch(1);
+        // Set only when the worker loop returned because a stop was asked for, not when it threw.
+        AtomicBoolean stoppedOnRequest = new AtomicBoolean();
         try (KafkaTarget kafka = startup.time("kafka target", () -> KafkaTarget.open(settings))) {
             Worker worker = new Worker(kafka.config(), () -> Background.await(model), inboxDir, workerId, startup);
             int port = settings.get(AppSettings.HTTP_PORT);
@@ -98,12 +101,23 @@ final class WorkerCommand implements Callable<Integer> {
                 LOG.info("stop requested: finishing the page in hand (at most {} ms)", shutdownMillis);
                 worker.requestStop();
                 try {
-                    if (!worker.awaitStopped(shutdownMillis)) {
+                    boolean stopped = worker.awaitStopped(shutdownMillis);
+                    if (!stopped) {
                         LOG.warn("the worker did not stop within {} ms (setting {}); exiting anyway, and the open "
                                 + "transaction is aborted", shutdownMillis, AppSettings.SHUTDOWN_TIMEOUT_MS.key());
                     }
                     // Let the command close the HTTP endpoints and an embedded broker before the JVM halts.
-                    cleanedUp.await(Math.max(1000, shutdownMillis / 4), TimeUnit.MILLISECONDS);
+                    boolean closed = cleanedUp.await(Math.max(1000, shutdownMillis / 4), TimeUnit.MILLISECONDS);
+                    if (stopped && closed && stoppedOnRequest.get()) {
+                        // A JVM stopped by a signal exits 128 + the signal (143 for SIGTERM), which supervisors
+                        // read as a failure. This stop was asked for and finished its work, so it is a success; a
+                        // stop that ran out of time keeps the signal's code, and an error's exit keeps its own
+                        // (System.exit runs this hook too).
+                        LOG.info("stopped on request");
+                        System.out.flush();
+                        System.err.flush();
+                        Runtime.getRuntime().halt(ExitCodes.OK);
+                    }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -111,6 +125,7 @@ final class WorkerCommand implements Callable<Integer> {
             Runtime.getRuntime().addShutdownHook(hook);
             try {
                 worker.run();
+                stoppedOnRequest.set(true);
             } finally {
                 if (http != null) {
                     http.close();

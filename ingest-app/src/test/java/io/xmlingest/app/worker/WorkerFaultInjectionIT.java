@@ -69,6 +69,7 @@ class WorkerFaultInjectionIT {
                     // Once, a graceful stop mid-file instead: SIGTERM, the page in hand committed, a prompt exit.
                     worker.destroy();
                     assertThat(worker.waitFor(60, TimeUnit.SECONDS)).as("exits after SIGTERM").isTrue();
+                    assertThat(worker.exitValue()).as("exit code of a stop on request, mid-file").isZero();
                     assertThat(Files.readString(log)).contains("on request; the next start resumes it there");
                     terminated = true;
                     continue;
@@ -125,5 +126,6 @@ class WorkerFaultInjectionIT {
         }
         worker.destroy(); // SIGTERM: a graceful stop of an idle worker
         assertThat(worker.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(worker.exitValue()).as("exit code of a stop on request, idle").isZero();
     }
 }
