@@ -190,6 +190,15 @@ final class SharedWork implements AutoCloseable {
                     config.get(IngestSettings.TOPIC_REPLICATION_FACTOR),
                     Duration.ofMillis(config.get(IngestSettings.TOPIC_READY_TIMEOUT_MS)));
         }
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProperties(config, workTopic, workerId));
+        consumer.subscribe(List.of(workTopic));
+        LOG.info("worker {} joined the group {} on {}; files are cut into up to {} shards", workerId,
+                workTopic + "-workers", workTopic, shards);
+        return consumer;
+    }
+
+    /** The work topic's consumer; every key it sets is refused as kafka.client.*, so none is silently replaced. */
+    static Properties consumerProperties(IngestConfig config, String workTopic, String workerId) {
         Properties p = KafkaClientSettings.consumer(config);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, workTopic + "-workers");
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, "xmlingest-" + workerId + "-work");
@@ -205,11 +214,7 @@ final class SharedWork implements AutoCloseable {
         p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p);
-        consumer.subscribe(List.of(workTopic));
-        LOG.info("worker {} joined the group {} on {}; files are cut into up to {} shards", workerId,
-                workTopic + "-workers", workTopic, shards);
-        return consumer;
+        return p;
     }
 
     /** A claimed file: identified, moved where every worker reads it, and cut. */

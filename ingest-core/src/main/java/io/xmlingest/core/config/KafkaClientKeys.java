@@ -64,7 +64,18 @@ public final class KafkaClientKeys {
         m.put("allow.auto.create.topics", "xmlingest creates its topics itself (see topic.partitions), "
                 + "the checkpoint topic compacted");
         m.put("fetch.max.wait.ms", "the checkpoint reader waits 10 ms, so a restart reads its checkpoints quickly");
-        m.put("max.poll.records", "the read command polls 5000 records at a time");
+        m.put("max.poll.records", "the read command polls 5000 records at a time, and a sharing worker takes one work "
+                + "order at a time");
+        // The work topic's consumer group (work.shards > 0): its members must agree on these, and the
+        // sharing guarantees rest on them.
+        m.put("group.id", "workers sharing files form the group <work.topic>-workers; change work.topic to form another");
+        m.put("group.protocol", "the work topic's group uses the classic protocol, with cooperative sticky assignment");
+        m.put("partition.assignment.strategy", "the work topic's group uses cooperative sticky assignment, so a shard "
+                + "stays with its worker through a rebalance");
+        m.put("session.timeout.ms", "a sharing worker that stops heartbeating loses its shards after 10 s");
+        m.put("heartbeat.interval.ms", "a sharing worker heartbeats every third of its 10 s session");
+        m.put("max.poll.interval.ms", "a sharing worker may hold a work order for an hour, as a shard of a huge file "
+                + "takes minutes");
         return Map.copyOf(m);
     }
 
