@@ -9,6 +9,7 @@ import jakarta.xml.bind.annotation.XmlElement;
 import jakarta.xml.bind.annotation.XmlElements;
 import jakarta.xml.bind.annotation.XmlEnumValue;
 import jakarta.xml.bind.annotation.XmlSchemaType;
+import jakarta.xml.bind.annotation.XmlSeeAlso;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -22,11 +23,15 @@ import java.lang.reflect.WildcardType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Deque;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import javax.xml.datatype.Duration;
 import javax.xml.datatype.XMLGregorianCalendar;
 import javax.xml.namespace.QName;
@@ -84,7 +89,21 @@ public final class JsonSchemaWriter {
         schema.put("description", "A message value that xmlingest writes for a record bound to " + recordClass.getName()
                 + ": XML local names as property names, XML Schema types kept, repeated elements as arrays, "
                 + "missing optional values left out.");
-        schema.putAll(writer.objectSchema(recordClass));
+        Set<Class<?>> forms = withDerived(recordClass);
+        if (forms.size() == 1) {
+            schema.putAll(writer.objectSchema(recordClass));
+        } else {
+            // xsi:type on the record's own element: the record is one of its type's forms.
+            List<Map<String, Object>> anyOf = new ArrayList<>();
+            for (Class<?> form : forms) {
+                if (form == recordClass && !isAbstract(form)) {
+                    anyOf.add(writer.objectSchema(form));
+                } else if (form != recordClass && !isAbstract(form)) {
+                    anyOf.add(map("$ref", writer.reference(form)));
+                }
+            }
+            schema.put("anyOf", anyOf);
+        }
         if (!writer.defs.isEmpty()) {
             schema.put("$defs", writer.defs);
         }
@@ -230,13 +249,61 @@ public final class JsonSchemaWriter {
             return jaxbElement(map());
         }
         if (JaxbProperties.isBound(c)) {
-            return map("$ref", reference(c));
+            return structure(c);
         }
         if (c == Object.class || c.isInterface() || java.lang.reflect.Modifier.isAbstract(c.getModifiers())) {
             // xs:anyType, mixed content and the like: the runtime value decides, so nothing can be promised.
             return map();
         }
         return map("type", "string");
+    }
+
+    /**
+     * A structure's schema. With xsi:type, a record may hold any derived type JAXB knows in place
+     * of the declared one, and the encoder writes the derived type's properties; each form stays
+     * closed (no additional properties), so the value must match one of them. JAXB, and so this,
+     * knows derived types through @XmlSeeAlso, which xjc writes on each base type.
+     */
+    private Map<String, Object> structure(Class<?> declared) {
+        if (declared == root) {
+            return map("$ref", "#"); // the root already lists its forms
+        }
+        List<Map<String, Object>> forms = new ArrayList<>();
+        for (Class<?> form : withDerived(declared)) {
+            if (!isAbstract(form)) {
+                forms.add(map("$ref", reference(form)));
+            }
+        }
+        if (forms.isEmpty()) {
+            // An abstract type with no derived type in view: the runtime value decides.
+            return map();
+        }
+        return forms.size() == 1 ? forms.get(0) : map("anyOf", forms);
+    }
+
+    private static boolean isAbstract(Class<?> c) {
+        return java.lang.reflect.Modifier.isAbstract(c.getModifiers());
+    }
+
+    /** The type and every bound type derived from it that @XmlSeeAlso leads to, step by step. */
+    private static Set<Class<?>> withDerived(Class<?> declared) {
+        Set<Class<?>> found = new LinkedHashSet<>();
+        Deque<Class<?>> next = new ArrayDeque<>(List.of(declared));
+        while (!next.isEmpty()) {
+            Class<?> c = next.poll();
+            if (!found.add(c)) {
+                continue;
+            }
+            XmlSeeAlso seeAlso = c.getAnnotation(XmlSeeAlso.class);
+            if (seeAlso != null) {
+                for (Class<?> other : seeAlso.value()) {
+                    if (declared.isAssignableFrom(other) && JaxbProperties.isBound(other)) {
+                        next.add(other);
+                    }
+                }
+            }
+        }
+        return found;
     }
 
     private static Map<String, Object> jaxbElement(Map<String, Object> value) {

@@ -12,14 +12,20 @@ import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
+import io.xmlingest.core.encode.model.ExpressParcel;
 import io.xmlingest.core.encode.model.Grade;
+import io.xmlingest.core.encode.model.HeatedLocker;
 import io.xmlingest.core.encode.model.Kitchen;
+import io.xmlingest.core.encode.model.Locker;
+import io.xmlingest.core.encode.model.Parcel;
 import io.xmlingest.core.encode.model.Shelf;
 import io.xmlingest.sample.persons.Address;
 import io.xmlingest.sample.persons.Person;
 import io.xmlingest.sample.persons.Phone;
 import io.xmlingest.sample.persons.PhoneType;
+import jakarta.xml.bind.JAXBContext;
 import jakarta.xml.bind.JAXBElement;
+import java.io.StringReader;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -46,7 +52,7 @@ class JsonSchemaWriterTest {
     @Test
     void theSchemasAreValidDraft202012Schemas() throws Exception {
         JsonSchema meta = SCHEMAS.getSchema(SchemaLocation.of(JsonSchemaWriter.DIALECT));
-        for (Class<?> type : List.of(Person.class, Kitchen.class)) {
+        for (Class<?> type : List.of(Person.class, Kitchen.class, Parcel.class)) {
             assertThat(meta.validate(MAPPER.readTree(JsonSchemaWriter.toJson(type)))).as(type.getName()).isEmpty();
         }
     }
@@ -86,6 +92,39 @@ class JsonSchemaWriterTest {
             JsonNode value = MAPPER.readTree(encoder.encode(person(random, i)));
             assertThat(schema.validate(value)).as("%s", value).isEmpty();
         }
+    }
+
+    @Test
+    void aDerivedTypeChosenWithXsiTypeIsValidAndStillChecked() throws Exception {
+        String xml = """
+                <parcel xmlns="urn:xmlingest:test:parcel" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+                  <id>P-1</id>
+                  <to xsi:type="Locker"><city>Oslo</city><locker>7</locker></to>
+                  <via><city>Bergen</city></via>
+                  <via xsi:type="HeatedLocker"><city>Tromsø</city><locker>3</locker><celsius>4</celsius></via>
+                </parcel>""";
+        Parcel parcel = (Parcel) JAXBContext.newInstance(Parcel.class).createUnmarshaller().unmarshal(new StringReader(xml));
+        assertThat(parcel.to).isInstanceOf(Locker.class);
+        assertThat(parcel.via.get(1)).isInstanceOf(HeatedLocker.class);
+        ObjectNode value = (ObjectNode) MAPPER.readTree(new JsonRecordEncoder().encode(parcel));
+        assertThat(value.at("/to/locker").asInt()).isEqualTo(7);
+        assertThat(value.at("/via/1/celsius").asInt()).isEqualTo(4);
+
+        JsonSchema schema = SCHEMAS.getSchema(JsonSchemaWriter.toJson(Parcel.class));
+        assertThat(schema.validate(value)).as("%s", value).isEmpty();
+        // Each form stays closed and keeps its required values.
+        assertRejected(schema, value, v -> ((ObjectNode) v.get("to")).put("shelf", 1), "shelf");
+        assertRejected(schema, value, v -> ((ObjectNode) v.get("to")).remove("city"), "city");
+        assertRejected(schema, value, v -> ((ObjectNode) v.at("/via/1")).put("celsius", "warm"), "celsius");
+
+        String express = xml.replace("<parcel ", "<parcel xsi:type=\"ExpressParcel\" ")
+                .replace("</parcel>", "<by>bike</by></parcel>");
+        Parcel fast = (Parcel) JAXBContext.newInstance(Parcel.class).createUnmarshaller().unmarshal(new StringReader(express));
+        assertThat(fast).isInstanceOf(ExpressParcel.class);
+        ObjectNode fastValue = (ObjectNode) MAPPER.readTree(new JsonRecordEncoder().encode(fast));
+        assertThat(fastValue.get("by").asText()).isEqualTo("bike");
+        assertThat(schema.validate(fastValue)).as("%s", fastValue).isEmpty();
+        assertRejected(schema, fastValue, v -> v.put("shelf", 1), "shelf");
     }
 
     @Test
