@@ -179,9 +179,13 @@ public final class CpuPerRecord {
         long n = 0;
         for (int i = 0; i < reps; i++) {
             long cpu0 = OS.getProcessCpuTime();
+            long jit0 = ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
             long t0 = System.nanoTime();
             n = body.run();
             runs.add(new double[] {(System.nanoTime() - t0) / 1e6, (OS.getProcessCpuTime() - cpu0) / 1e6});
+            System.out.printf(Locale.ROOT, "    run %d: CPU %.2f us/record, wall %.0f ms, JIT compiling %d ms%n", i + 1,
+                    runs.get(i)[1] * 1000 / n, runs.get(i)[0],
+                    ManagementFactory.getCompilationMXBean().getTotalCompilationTime() - jit0);
         }
         runs.sort((a, b) -> Double.compare(a[1], b[1]));
         double[] median = runs.get(reps / 2);
