@@ -86,54 +86,72 @@ final class WorkerCommand implements Callable<Integer> {
         CompletableFuture<RecordModel> model = Background.start("xmlingest-jaxb",
                 () -> startup.time("jaxb", () -> IngestionPipeline.model(settings)));
         CountDownLatch cleanedUp = new CountDownLatch(1);
-        // Set only when the worker loop returned because a stop was asked for, not when it threw.
+        // Set once the worker loop returned because a stop was asked for and all it used is closed; not when
+        // anything threw.
         AtomicBoolean stoppedOnRequest = new AtomicBoolean();
-        try (KafkaTarget kafka = startup.time("kafka target", () -> KafkaTarget.open(settings))) {
-            Worker worker = new Worker(kafka.config(), () -> Background.await(model), inboxDir, workerId, startup);
-            int port = settings.get(AppSettings.HTTP_PORT);
-            HttpEndpoints http = port < 0 ? null : startup.time("http", () ->
-                    HttpEndpoints.start(settings.get(AppSettings.HTTP_HOST), port, worker.metrics(), worker::health));
-            if (http != null) {
-                LOG.info("health at http://{}:{}/health, metrics at /metrics", settings.get(AppSettings.HTTP_HOST), http.port());
-            }
-            long shutdownMillis = settings.get(AppSettings.SHUTDOWN_TIMEOUT_MS);
-            Thread hook = new Thread(() -> {
-                LOG.info("stop requested: finishing the page in hand (at most {} ms)", shutdownMillis);
-                worker.requestStop();
-                try {
-                    boolean stopped = worker.awaitStopped(shutdownMillis);
-                    if (!stopped) {
-                        LOG.warn("the worker did not stop within {} ms (setting {}); exiting anyway, and the open "
-                                + "transaction is aborted", shutdownMillis, AppSettings.SHUTDOWN_TIMEOUT_MS.key());
-                    }
-                    // Let the command close the HTTP endpoints and an embedded broker before the JVM halts.
-                    boolean closed = cleanedUp.await(Math.max(1000, shutdownMillis / 4), TimeUnit.MILLISECONDS);
-                    if (stopped && closed && stoppedOnRequest.get()) {
-                        // A JVM stopped by a signal exits 128 + the signal (143 for SIGTERM), which supervisors
-                        // read as a failure. This stop was asked for and finished its work, so it is a success; a
-                        // stop that ran out of time keeps the signal's code, and an error's exit keeps its own
-                        // (System.exit runs this hook too).
-                        LOG.info("stopped on request");
-                        System.out.flush();
-                        System.err.flush();
-                        Runtime.getRuntime().halt(ExitCodes.OK);
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "xmlingest-shutdown");
-            Runtime.getRuntime().addShutdownHook(hook);
-            try {
-                worker.run();
-                stoppedOnRequest.set(true);
-            } finally {
+        Thread hook = null;
+        try {
+            try (KafkaTarget kafka = startup.time("kafka target", () -> KafkaTarget.open(settings))) {
+                Worker worker = new Worker(kafka.config(), () -> Background.await(model), inboxDir, workerId, startup);
+                int port = settings.get(AppSettings.HTTP_PORT);
+                HttpEndpoints http = port < 0 ? null : startup.time("http", () -> HttpEndpoints.start(
+                        settings.get(AppSettings.HTTP_HOST), port, worker.metrics(), worker::health));
                 if (http != null) {
-                    http.close();
+                    LOG.info("health at http://{}:{}/health, metrics at /metrics", settings.get(AppSettings.HTTP_HOST),
+                            http.port());
+                }
+                long shutdownMillis = settings.get(AppSettings.SHUTDOWN_TIMEOUT_MS);
+                hook = new Thread(() -> {
+                    LOG.info("stop requested: finishing the page in hand (at most {} ms)", shutdownMillis);
+                    worker.requestStop();
+                    try {
+                        boolean stopped = worker.awaitStopped(shutdownMillis);
+                        if (!stopped) {
+                            LOG.warn("the worker did not stop within {} ms (setting {}); exiting anyway, and the open "
+                                    + "transaction is aborted", shutdownMillis, AppSettings.SHUTDOWN_TIMEOUT_MS.key());
+                        }
+                        // Let the command close the HTTP endpoints and an embedded broker before the JVM halts.
+                        boolean closed = cleanedUp.await(Math.max(1000, shutdownMillis / 4), TimeUnit.MILLISECONDS);
+                        if (stopped && closed && stoppedOnRequest.get()) {
+                            // A JVM stopped by a signal exits 128 + the signal (143 for SIGTERM), which supervisors
+                            // read as a failure. This stop was asked for and finished its work, so it is a success; a
+                            // stop that ran out of time keeps the signal's code, and an error's exit keeps its own
+                            // (System.exit runs this hook too).
+                            LOG.info("stopped on request");
+                            System.out.flush();
+                            System.err.flush();
+                            Runtime.getRuntime().halt(ExitCodes.OK);
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }, "xmlingest-shutdown");
+                Runtime.getRuntime().addShutdownHook(hook);
+                try {
+                    worker.run();
+                } finally {
+                    if (http != null) {
+                        http.close();
+                    }
                 }
             }
+            stoppedOnRequest.set(true);
         } finally {
             cleanedUp.countDown();
+            removeUnlessRunning(hook);
         }
         return ExitCodes.OK;
+    }
+
+    /** A command run inside another program must not leave its hook behind to stop that program's JVM later. */
+    private static void removeUnlessRunning(Thread hook) {
+        if (hook == null) {
+            return;
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // The JVM is shutting down, and the hook is what is stopping the worker.
+        }
     }
 }

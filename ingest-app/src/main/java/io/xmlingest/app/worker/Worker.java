@@ -182,15 +182,19 @@ public final class Worker implements Runnable {
             LOG.error("the worker stopped on an unexpected error", e);
             throw e;
         } finally {
-            if (firstSession != null) {
-                firstSession.thenAccept(KafkaSession::close);
+            try {
+                if (firstSession != null) {
+                    firstSession.thenAccept(KafkaSession::close);
+                }
+                closeSession();
+                if (shared != null) {
+                    shared.close();
+                }
+            } finally {
+                // Even when closing failed: a stop waiting for this would otherwise wait out its whole timeout.
+                stopped.countDown();
+                LOG.info("worker {} stopped", workerId);
             }
-            closeSession();
-            if (shared != null) {
-                shared.close();
-            }
-            stopped.countDown();
-            LOG.info("worker {} stopped", workerId);
         }
     }
 

@@ -21,12 +21,13 @@ class SharedWorkConsumerTest {
         assertThat(KafkaClientKeys.ownedKeys()).containsAll(p.keySet().stream().map(String::valueOf).toList());
         assertThat(p).containsEntry("group.id", "orders.work-workers")
                 .containsEntry("session.timeout.ms", 10_000)
-                .containsEntry("max.poll.records", 1);
+                .containsEntry("max.poll.records", 1)
+                .containsEntry("group.protocol", "classic");
     }
 
     @Test
     void aGroupKeyGivenAsKafkaClientIsRefusedWithTheReason() {
-        for (String key : new String[] {"group.id", "group.protocol", "partition.assignment.strategy",
+        for (String key : new String[] {"group.id", "group.instance.id", "group.protocol", "partition.assignment.strategy",
             "session.timeout.ms", "heartbeat.interval.ms", "max.poll.interval.ms"}) {
             assertThatThrownBy(() -> IngestConfig.of(AppSettings.ALL, Map.of("kafka.client." + key, "1")))
                     .as(key).isInstanceOf(ConfigException.class)

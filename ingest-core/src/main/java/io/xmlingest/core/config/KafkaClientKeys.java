@@ -72,6 +72,8 @@ public final class KafkaClientKeys {
         m.put("group.protocol", "the work topic's group uses the classic protocol, with cooperative sticky assignment");
         m.put("partition.assignment.strategy", "the work topic's group uses cooperative sticky assignment, so a shard "
                 + "stays with its worker through a rebalance");
+        m.put("group.instance.id", "one value given to every sharing worker would make them fence each other; "
+                + "each worker joins the group as a member of its own");
         m.put("session.timeout.ms", "a sharing worker that stops heartbeating loses its shards after 10 s");
         m.put("heartbeat.interval.ms", "a sharing worker heartbeats every third of its 10 s session");
         m.put("max.poll.interval.ms", "a sharing worker may hold a work order for an hour, as a shard of a huge file "

@@ -90,7 +90,7 @@ public final class JsonSchemaWriter {
                 + ": XML local names as property names, XML Schema types kept, repeated elements as arrays, "
                 + "missing optional values left out.");
         Set<Class<?>> forms = withDerived(recordClass);
-        if (forms.size() == 1) {
+        if (forms.stream().filter(f -> f != recordClass).allMatch(JsonSchemaWriter::isAbstract)) {
             schema.putAll(writer.objectSchema(recordClass));
         } else {
             // xsi:type on the record's own element: the record is one of its type's forms.
@@ -275,8 +275,8 @@ public final class JsonSchemaWriter {
             }
         }
         if (forms.isEmpty()) {
-            // An abstract type with no derived type in view: the runtime value decides.
-            return map();
+            // An abstract type with no derived type in view: some structure, which one the runtime value decides.
+            return map("type", "object");
         }
         return forms.size() == 1 ? forms.get(0) : map("anyOf", forms);
     }
