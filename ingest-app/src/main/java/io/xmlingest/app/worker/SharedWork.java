@@ -2,6 +2,7 @@ package io.xmlingest.app.worker;
 
 import io.xmlingest.app.AppSettings;
 import io.xmlingest.core.checkpoint.Checkpoint;
+import io.xmlingest.core.checkpoint.KafkaCheckpointStore;
 import io.xmlingest.core.checkpoint.FileState;
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.config.IngestSettings;
@@ -102,10 +103,11 @@ final class SharedWork implements AutoCloseable {
     private final Consumer<String> trouble;
     private KafkaConsumer<byte[], byte[]> work;
     /**
-     * Reads the checkpoints for the sweep without fencing anyone: only a file that needs a hand
-     * gets its transactional session opened. Its producer is never used.
+     * The checkpoints, read on as they come: the sweep looks at them without fencing anyone (only a
+     * file that needs a hand gets its transactional session opened), and every session this worker
+     * opens, one per shard, shares them, reading on after its fence rather than from the start.
      */
-    private KafkaSession observer;
+    private KafkaCheckpointStore checkpoints;
     private long lastSweep;
     /** Files this worker moved to sharded/ but could not cut (Kafka failed): its sweep cuts them at any age. */
     private final Set<Path> failedCuts = new HashSet<>();
@@ -138,9 +140,8 @@ final class SharedWork implements AutoCloseable {
      * @throws RetriableIngestException or a KafkaException when Kafka failed; run again later
      */
     void step(long pollMillis) {
-        if (observer == null) {
-            observer = KafkaSession.open(config, topics, "xmlingest-" + workerId + "-observer", stopping, trouble,
-                    StartupTimeline.unwatched());
+        if (checkpoints == null) {
+            checkpoints = KafkaSession.checkpoints(config, topics, StartupTimeline.unwatched());
         }
         if (work == null) {
             work = join();
@@ -163,13 +164,13 @@ final class SharedWork implements AutoCloseable {
     /** Looks over sharded/ (and stale claims) for files that need a hand; see {@link #SWEEP_NANOS}. */
     private void sweep() {
         inbox.takeOverClaims(CLAIM_STALE_MILLIS);
-        observer.checkpoints().refresh();
+        checkpoints.refresh();
         for (Path file : inbox.sharded()) {
             String fileId = Inbox.shardedFileId(file);
-            Optional<Checkpoint> c = observer.checkpoints().find(fileId);
+            Optional<Checkpoint> c = checkpoints.find(fileId);
             boolean needsHand = c.isEmpty() ? failedCuts.contains(file) || inbox.ageMillis(file) >= CUTTING_MILLIS
                     : c.get().isFinished() || c.get().shards() == 0
-                    || ShardedFiles.endable(fileId, c.get().shards(), observer.checkpoints());
+                    || ShardedFiles.endable(fileId, c.get().shards(), checkpoints);
             if (!needsHand) {
                 continue;
             }
@@ -303,7 +304,7 @@ final class SharedWork implements AutoCloseable {
                 return;
             }
             if (plan == null) {
-                return; // the observer saw a cut this session does not yet: the next look settles it
+                return; // a cut was seen before, so it is seen now: the checkpoints only read on; kept for safety
             }
             int partitions = work.partitionsFor(workTopic).size();
             List<Envelope> messages = new ArrayList<>();
@@ -323,8 +324,8 @@ final class SharedWork implements AutoCloseable {
 
     /** Whether, as far as this worker can see without fencing anyone, nobody has cut the file yet. */
     private boolean uncutHere(String fileId) {
-        observer.checkpoints().refresh();
-        return observer.checkpoints().find(fileId).isEmpty();
+        checkpoints.refresh();
+        return checkpoints.find(fileId).isEmpty();
     }
 
     private void handle(ConsumerRecord<byte[], byte[]> record) {
@@ -380,8 +381,8 @@ final class SharedWork implements AutoCloseable {
     /** Ingests a shard from its checkpoint. */
     private ShardEnd ingest(WorkOrder order) {
         Path file = order.path();
-        try (KafkaSession session = KafkaSession.open(config, topics, "xmlingest-" + topics.records() + "-" + order.key(),
-                stopping, trouble, StartupTimeline.unwatched())) {
+        try (KafkaSession session = KafkaSession.open(config, checkpoints, "xmlingest-" + topics.records() + "-"
+                + order.key(), stopping, trouble)) {
             Checkpoint from = session.checkpoints().find(order.key()).orElse(null);
             if (from != null && from.isFinished()) {
                 // Its order seen again (its file may have ended and moved): the file's ending may be what was missed.
@@ -476,8 +477,7 @@ final class SharedWork implements AutoCloseable {
     }
 
     private KafkaSession open(String fileId) {
-        return KafkaSession.open(config, topics, "xmlingest-" + topics.records() + "-" + fileId, stopping, trouble,
-                StartupTimeline.unwatched());
+        return KafkaSession.open(config, checkpoints, "xmlingest-" + topics.records() + "-" + fileId, stopping, trouble);
     }
 
     @Override
@@ -487,10 +487,10 @@ final class SharedWork implements AutoCloseable {
         if (c != null) {
             c.close(Duration.ofSeconds(5));
         }
-        KafkaSession o = observer;
-        observer = null;
-        if (o != null) {
-            o.close();
+        KafkaCheckpointStore c2 = checkpoints;
+        checkpoints = null;
+        if (c2 != null) {
+            c2.close();
         }
     }
 }

@@ -7,6 +7,13 @@ import io.xmlingest.core.checkpoint.Checkpoint;
 import io.xmlingest.core.checkpoint.CheckpointCodec;
 import io.xmlingest.core.checkpoint.FileState;
 import io.xmlingest.core.checkpoint.KafkaCheckpointStore;
+import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.pipeline.KafkaSession;
+import io.xmlingest.core.pipeline.StepTimes;
+import io.xmlingest.core.publish.Envelope;
+import io.xmlingest.core.publish.TopicNames;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +36,49 @@ class CheckpointStoreIT {
 
     private static Checkpoint checkpoint(FileState state, long next, long records) {
         return new Checkpoint("f1", "a.xml", state, next, null, records, 0, next / 100, null);
+    }
+
+    /**
+     * A sharing worker opens a session per shard on one store, so that a shard's start does not
+     * re-read every checkpoint ever kept. The store must still show, once the session is open,
+     * what any predecessor under the session's transactional id committed, and outlive the session.
+     */
+    @Test
+    void sessionsOnASharedStoreReadOnAfterTheirFenceAndLeaveItOpen() {
+        IngestConfig config = IngestConfig.of(IngestSettings.ALL, Map.of(
+                IngestSettings.TOPIC.key(), TestBroker.uniqueTopic("shared-store"),
+                IngestSettings.BOOTSTRAP_SERVERS.key(), TestBroker.bootstrapServers()));
+        TopicNames topics = TopicNames.of(config);
+        try (KafkaCheckpointStore shared = KafkaSession.checkpoints(config, topics, StepTimes.NONE)) {
+            assertThat(shared.find("f1/0")).isEmpty();
+            try (KafkaSession first = KafkaSession.open(config, shared, "shared-store-shard-0", () -> false, t -> { })) {
+                first.publisher().commit(List.of(envelope(topics, shard("f1/0", 0, 500))));
+            }
+            // Another worker, with a store of its own, commits a shard's checkpoint and dies.
+            try (KafkaSession other = KafkaSession.open(config, topics, "shared-store-shard-1", () -> false, t -> { },
+                    StepTimes.NONE)) {
+                other.publisher().commit(List.of(envelope(topics, shard("f1/1", 1, 700))));
+            }
+            // This worker takes shard 1 over: its session, on the store it still has open, sees that commit.
+            try (KafkaSession takeOver = KafkaSession.open(config, shared, "shared-store-shard-1", () -> false, t -> { })) {
+                assertThat(takeOver.checkpoints().find("f1/1")).get().extracting(Checkpoint::nextRecordIndex)
+                        .isEqualTo(700L);
+                assertThat(takeOver.checkpoints().find("f1/0")).get().extracting(Checkpoint::nextRecordIndex)
+                        .isEqualTo(500L);
+            }
+            shared.refresh();
+            assertThat(shared.find("f1/1")).isPresent();
+        }
+    }
+
+    private static Checkpoint shard(String key, int shard, long next) {
+        String fileId = key.substring(0, key.indexOf('/'));
+        return new Checkpoint(fileId, "a.xml", FileState.IN_PROGRESS, next, null, next, 0, 1, null, shard, 0);
+    }
+
+    private static Envelope envelope(TopicNames topics, Checkpoint c) {
+        return new Envelope(topics.checkpoints(), c.key().getBytes(StandardCharsets.UTF_8), CheckpointCodec.encode(c),
+                Map.of());
     }
 
     @Test

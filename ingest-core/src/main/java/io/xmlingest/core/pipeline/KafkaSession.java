@@ -34,10 +34,13 @@ public final class KafkaSession implements AutoCloseable {
 
     private final KafkaTransactionalPublisher publisher;
     private final KafkaCheckpointStore checkpoints;
+    /** False when the store is shared with other sessions, and outlives this one. */
+    private final boolean ownsCheckpoints;
 
-    private KafkaSession(KafkaTransactionalPublisher publisher, KafkaCheckpointStore checkpoints) {
+    private KafkaSession(KafkaTransactionalPublisher publisher, KafkaCheckpointStore checkpoints, boolean ownsCheckpoints) {
         this.publisher = publisher;
         this.checkpoints = checkpoints;
+        this.ownsCheckpoints = ownsCheckpoints;
     }
 
     /**
@@ -63,7 +66,7 @@ public final class KafkaSession implements AutoCloseable {
             // still being completed, or made by a predecessor not quite dead), whose records would go out again.
             steps.time("initTransactions", producer::initTransactions);
             steps.time("checkpoints", store::refresh);
-            return new KafkaSession(new KafkaTransactionalPublisher(producer, giveUp, trouble), store);
+            return new KafkaSession(new KafkaTransactionalPublisher(producer, giveUp, trouble), store, true);
         } catch (KafkaException | RetriableIngestException e) {
             checked.thenAccept(KafkaCheckpointStore::close);
             if (producer != null) {
@@ -74,6 +77,60 @@ public final class KafkaSession implements AutoCloseable {
             }
             throw new RetriableIngestException("cannot open the Kafka session: " + e, null,
                     IngestSettings.BOOTSTRAP_SERVERS.key(), e);
+        }
+    }
+
+    /**
+     * A session on a checkpoint store that it shares with others (see {@link #checkpoints(IngestConfig,
+     * TopicNames, StepTimes)}) and does not close. The store reads on from where it was, so opening a
+     * session costs the producer and the checkpoints committed since the store last read, not a read
+     * of every checkpoint ever kept. As in {@link #open}, the store reads on only after the producer
+     * has fenced its predecessor.
+     *
+     * @throws RetriableIngestException when Kafka cannot be reached; try again later
+     */
+    public static KafkaSession open(IngestConfig config, KafkaCheckpointStore shared, String transactionalId,
+                                    BooleanSupplier giveUp, Consumer<String> trouble) {
+        KafkaProducer<byte[], byte[]> producer = null;
+        try {
+            producer = new KafkaProducer<>(KafkaClientSettings.transactionalProducer(config, transactionalId));
+            producer.initTransactions();
+            shared.refresh();
+            return new KafkaSession(new KafkaTransactionalPublisher(producer, giveUp, trouble), shared, false);
+        } catch (KafkaException | RetriableIngestException e) {
+            if (producer != null) {
+                producer.close(Duration.ZERO);
+            }
+            if (e instanceof RetriableIngestException r) {
+                throw r;
+            }
+            throw new RetriableIngestException("cannot open the Kafka session: " + e, null,
+                    IngestSettings.BOOTSTRAP_SERVERS.key(), e);
+        }
+    }
+
+    /**
+     * A checkpoint store to share between sessions, read to the end, once every topic is there. It
+     * fences nobody, so what it reads may be overtaken by a commit still being completed; a session
+     * opened on it reads on after its fence.
+     *
+     * @throws RetriableIngestException when Kafka cannot be reached; try again later
+     */
+    public static KafkaCheckpointStore checkpoints(IngestConfig config, TopicNames topics, StepTimes steps) {
+        Duration timeout = Duration.ofMillis(config.get(IngestSettings.TOPIC_READY_TIMEOUT_MS));
+        KafkaCheckpointStore store;
+        try {
+            store = checkpointsWithTopics(config, topics, timeout, steps);
+        } catch (KafkaException e) {
+            throw new RetriableIngestException("cannot read the checkpoints: " + e, null,
+                    IngestSettings.BOOTSTRAP_SERVERS.key(), e);
+        }
+        try {
+            store.refresh();
+            return store;
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
         }
     }
 
@@ -139,6 +196,8 @@ public final class KafkaSession implements AutoCloseable {
     @Override
     public void close() {
         publisher.close();
-        checkpoints.close();
+        if (ownsCheckpoints) {
+            checkpoints.close();
+        }
     }
 }
