@@ -32,8 +32,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * java -XX:+UseParallelGC -cp bench/target/bench.jar io.xmlingest.bench.SessionOpenCost CHECKPOINTS [RUNS]
  * </pre>
  *
- * Starts a broker in this JVM, writes CHECKPOINTS shard checkpoints (12 shards per file), then
- * opens and closes a session RUNS times each way, alternately, and prints the medians.
+ * Starts a broker in this JVM, writes CHECKPOINTS checkpoints as ended files in 12 shards leave them
+ * (each file's shards, then its ending), then opens and closes a session RUNS times each way,
+ * alternately, and prints the medians, and the heap the shared store holds them in.
  */
 public final class SessionOpenCost {
 
@@ -52,7 +53,11 @@ public final class SessionOpenCost {
             fill(broker.bootstrapServers(), topics.checkpoints(), checkpoints);
             List<Double> own = new ArrayList<>();
             List<Double> shared = new ArrayList<>();
+            long before = usedHeapAfterGc();
             try (KafkaCheckpointStore store = KafkaSession.checkpoints(config, topics, StepTimes.NONE)) {
+                // Every checkpoint ever kept stays in the store's memory, so this grows with the history.
+                System.out.printf(Locale.ROOT, "the store read %,d checkpoints (%,d ended files) and holds them in about "
+                        + "%.1f MB of heap%n", checkpoints, checkpoints / 13, (usedHeapAfterGc() - before) / 1e6);
                 for (int r = 0; r < runs; r++) {
                     long t0 = System.nanoTime();
                     try (KafkaSession s = KafkaSession.open(config, topics, "own-" + r, () -> false, x -> { },
@@ -80,8 +85,10 @@ public final class SessionOpenCost {
         p.put(ProducerConfig.LINGER_MS_CONFIG, 20);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
             for (int i = 0; i < n; i++) {
-                Checkpoint c = new Checkpoint("file" + i / 12, "file.xml", FileState.COMPLETED, 1000, null, 1000, 0, 1,
-                        null, i % 12, 0);
+                // As a sharing worker leaves them: each file's 12 shards, then the file's ending.
+                int shard = i % 13 < 12 ? i % 13 : -1;
+                Checkpoint c = new Checkpoint("file" + i / 13, "file.xml", FileState.COMPLETED, 1000, null, 1000, 0, 1,
+                        null, shard, shard < 0 ? 12 : 0);
                 producer.send(new ProducerRecord<>(topic, c.key().getBytes(StandardCharsets.UTF_8),
                         CheckpointCodec.encode(c)));
             }
@@ -91,9 +98,17 @@ public final class SessionOpenCost {
 
     /** A session that did not read the history would make the comparison meaningless. */
     private static void requireHistory(KafkaSession s) {
-        if (s.checkpoints().find("file0/0").isEmpty()) {
+        if (s.checkpoints().find("file0").isEmpty()) {
             throw new IllegalStateException("the session does not see the checkpoints written before it");
         }
+    }
+
+    private static long usedHeapAfterGc() {
+        Runtime rt = Runtime.getRuntime();
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        return rt.totalMemory() - rt.freeMemory();
     }
 
     private static double median(List<Double> values) {

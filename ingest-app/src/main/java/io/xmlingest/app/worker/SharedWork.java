@@ -383,6 +383,11 @@ final class SharedWork implements AutoCloseable {
         Path file = order.path();
         try (KafkaSession session = KafkaSession.open(config, checkpoints, "xmlingest-" + topics.records() + "-"
                 + order.key(), stopping, trouble)) {
+            if (session.checkpoints().find(order.fileId()).filter(Checkpoint::isFinished).isPresent()) {
+                // Its order seen again after the file ended (the store lets an ended file's shards go): what
+                // may be left is the move out of sharded/.
+                return ShardEnd.FILE_MAY_END;
+            }
             Checkpoint from = session.checkpoints().find(order.key()).orElse(null);
             if (from != null && from.isFinished()) {
                 // Its order seen again (its file may have ended and moved): the file's ending may be what was missed.

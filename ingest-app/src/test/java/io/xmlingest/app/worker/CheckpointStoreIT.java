@@ -71,6 +71,49 @@ class CheckpointStoreIT {
         }
     }
 
+    /** A worker lives long: an ended file's shard checkpoints must not stay in its memory for ever. */
+    @Test
+    void anEndedFilesShardCheckpointsAreLetGoAndNotTakenBack() throws Exception {
+        String bootstrap = TestBroker.bootstrapServers();
+        String topic = TestBroker.uniqueTopic("checkpoints");
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+        }
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        Properties consumer = new Properties();
+        consumer.put("bootstrap.servers", bootstrap);
+        Checkpoint ended = new Checkpoint("f2", "b.xml", FileState.COMPLETED, 1200, null, 1200, 0, 3, null, -1, 2);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p);
+             KafkaCheckpointStore early = new KafkaCheckpointStore(consumer, topic, Duration.ofSeconds(30))) {
+            for (Checkpoint c : List.of(shard("f2/0", 0, 500), shard("f2/1", 1, 700))) {
+                producer.send(new ProducerRecord<>(topic, c.key().getBytes(), CheckpointCodec.encode(c))).get();
+            }
+            early.refresh();
+            assertThat(early.find("f2/1")).isPresent();
+            producer.send(new ProducerRecord<>(topic, "f2".getBytes(), CheckpointCodec.encode(ended))).get();
+            // A shard's checkpoint after its file's end (none is written so, but a reader must not take it back).
+            producer.send(new ProducerRecord<>(topic, "f2/1".getBytes(), CheckpointCodec.encode(shard("f2/1", 1, 700))))
+                    .get();
+            early.refresh();
+            assertThat(early.find("f2")).get().extracting(Checkpoint::state).isEqualTo(FileState.COMPLETED);
+            assertThat(early.find("f2/0")).isEmpty();
+            assertThat(early.find("f2/1")).isEmpty();
+        }
+        try (KafkaCheckpointStore fresh = new KafkaCheckpointStore(consumer, topic, Duration.ofSeconds(30))) {
+            fresh.refresh();
+            assertThat(fresh.find("f2")).isPresent();
+            assertThat(fresh.find("f2/0")).isEmpty();
+            assertThat(fresh.find("f2/1")).isEmpty();
+            // This worker's own ending, recorded as its commit returns, lets the shards go too.
+            fresh.committed(shard("f3/0", 0, 10));
+            fresh.committed(new Checkpoint("f3", "c.xml", FileState.FAILED, 10, null, 10, 0, 1, "bad", -1, 1));
+            assertThat(fresh.find("f3/0")).isEmpty();
+        }
+    }
+
     private static Checkpoint shard(String key, int shard, long next) {
         String fileId = key.substring(0, key.indexOf('/'));
         return new Checkpoint(fileId, "a.xml", FileState.IN_PROGRESS, next, null, next, 0, 1, null, shard, 0);

@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads the compacted checkpoint topic with a read_committed consumer, so it sees exactly the
  * checkpoints whose records were committed with them. The latest checkpoint per file is kept in
- * memory: one small entry per file ever ingested, which compaction also bounds on the broker.
+ * memory: one small entry per file ever ingested, which compaction also bounds on the broker, and
+ * one per shard of a file cut into shards until that file has ended.
  */
 public final class KafkaCheckpointStore implements CheckpointStore {
 
@@ -110,11 +111,15 @@ public final class KafkaCheckpointStore implements CheckpointStore {
         }
         try {
             Checkpoint c = CheckpointCodec.decode(r.value());
+            if (c.shard() >= 0 && endedInShards(c.fileId())) {
+                return;
+            }
             // A commit's markers are written after it returns, so a refresh right after this worker's
             // own last commit can read the commit before it: it must not take the file back there.
             Checkpoint held = byFile.get(c.key());
             if (held == null || !c.isBehind(held)) {
                 byFile.put(c.key(), c);
+                forgetShardsOnceEnded(c);
             }
         } catch (IllegalArgumentException e) {
             // Someone else's message on our topic must not stop the worker; it is not ours to read.
@@ -131,6 +136,26 @@ public final class KafkaCheckpointStore implements CheckpointStore {
     @Override
     public synchronized void committed(Checkpoint checkpoint) {
         byFile.put(checkpoint.key(), checkpoint);
+        forgetShardsOnceEnded(checkpoint);
+    }
+
+    /**
+     * A file cut into shards ends after all its shards have, and no shard of it runs again (an order
+     * seen again is answered by the file's own checkpoint). So its shards' checkpoints are let go:
+     * kept, they were twelve of every thirteen entries here with 12 shards a file, and this store
+     * lives as long as the worker.
+     */
+    private void forgetShardsOnceEnded(Checkpoint c) {
+        if (c.shard() < 0 && c.isFinished()) {
+            for (int i = 0; i < c.shards(); i++) {
+                byFile.remove(Checkpoint.key(c.fileId(), i));
+            }
+        }
+    }
+
+    private boolean endedInShards(String fileId) {
+        Checkpoint file = byFile.get(fileId);
+        return file != null && file.isFinished() && file.shards() > 0;
     }
 
     @Override
