@@ -20,17 +20,17 @@ final class FileReport {
 
     private static final JsonFactory JSON = new JsonFactory();
 
-    /**
-     * @param outcome  completed, failed, already-ingested or refused
-     * @param c        the file's last checkpoint, or null if nothing was published
-     * @param seconds  wall time of the last run over the file
-     */
     /** A file whose content was ingested before, under {@code before}'s name: nothing was published again. */
     static String alreadyIngested(String file, String fileId, long bytes, Checkpoint before) {
         return of("already_ingested", file, fileId, bytes, before, 0, null,
                 "this content was ingested before, as " + before.fileName() + "; nothing was published again");
     }
 
+    /**
+     * @param outcome  completed, failed, already-ingested or refused
+     * @param c        the file's last checkpoint, or null if nothing was published
+     * @param seconds  wall time of the last run over the file
+     */
     static String of(String outcome, String file, String fileId, long bytes, Checkpoint c, double seconds,
                      IngestException error, String note) {
         StringWriter out = new StringWriter();

@@ -180,11 +180,6 @@ final class Inbox {
     }
 
     /**
-     * As {@link #sharded()}, less the files moved there in the last {@code millis}: a file just
-     * moved is normally being cut by the worker that moved it. A rename changes a file's ctime, not
-     * its modification time, so ctime tells when it came.
-     */
-    /**
      * How long ago a file came where it is: a rename changes a file's ctime, not its modification
      * time. Where there is no ctime, the modification time stands in; a file gone meanwhile is 0.
      */

@@ -383,14 +383,11 @@ final class SharedWork implements AutoCloseable {
         Path file = order.path();
         try (KafkaSession session = KafkaSession.open(config, checkpoints, "xmlingest-" + topics.records() + "-"
                 + order.key(), stopping, trouble)) {
-            if (session.checkpoints().find(order.fileId()).filter(Checkpoint::isFinished).isPresent()) {
-                // Its order seen again after the file ended (the store lets an ended file's shards go): what
-                // may be left is the move out of sharded/.
-                return ShardEnd.FILE_MAY_END;
-            }
             Checkpoint from = session.checkpoints().find(order.key()).orElse(null);
-            if (from != null && from.isFinished()) {
-                // Its order seen again (its file may have ended and moved): the file's ending may be what was missed.
+            if ((from != null && from.isFinished())
+                    || session.checkpoints().find(order.fileId()).filter(Checkpoint::isFinished).isPresent()) {
+                // Its order seen again after the shard ended, or after the file did (the store then lets the
+                // file's shards go): what may be left is the file's ending, or its move out of sharded/.
                 return ShardEnd.FILE_MAY_END;
             }
             if (!Files.isReadable(file)) {
@@ -492,10 +489,10 @@ final class SharedWork implements AutoCloseable {
         if (c != null) {
             c.close(Duration.ofSeconds(5));
         }
-        KafkaCheckpointStore c2 = checkpoints;
+        KafkaCheckpointStore store = checkpoints;
         checkpoints = null;
-        if (c2 != null) {
-            c2.close();
+        if (store != null) {
+            store.close();
         }
     }
 }

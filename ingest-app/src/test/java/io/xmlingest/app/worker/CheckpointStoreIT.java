@@ -75,18 +75,11 @@ class CheckpointStoreIT {
     @Test
     void anEndedFilesShardCheckpointsAreLetGoAndNotTakenBack() throws Exception {
         String bootstrap = TestBroker.bootstrapServers();
-        String topic = TestBroker.uniqueTopic("checkpoints");
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
-        }
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        String topic = checkpointTopic(bootstrap);
         Properties consumer = new Properties();
         consumer.put("bootstrap.servers", bootstrap);
         Checkpoint ended = new Checkpoint("f2", "b.xml", FileState.COMPLETED, 1200, null, 1200, 0, 3, null, -1, 2);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p);
+        try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap);
              KafkaCheckpointStore early = new KafkaCheckpointStore(consumer, topic, Duration.ofSeconds(30))) {
             for (Checkpoint c : List.of(shard("f2/0", 0, 500), shard("f2/1", 1, 700))) {
                 producer.send(new ProducerRecord<>(topic, c.key().getBytes(), CheckpointCodec.encode(c))).get();
@@ -119,6 +112,23 @@ class CheckpointStoreIT {
         return new Checkpoint(fileId, "a.xml", FileState.IN_PROGRESS, next, null, next, 0, 1, null, shard, 0);
     }
 
+    /** A topic of one partition for a store to read, as the checkpoint topic has. */
+    private static String checkpointTopic(String bootstrap) throws Exception {
+        String topic = TestBroker.uniqueTopic("checkpoints");
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+        }
+        return topic;
+    }
+
+    private static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        return new KafkaProducer<>(p);
+    }
+
     private static Envelope envelope(TopicNames topics, Checkpoint c) {
         return new Envelope(topics.checkpoints(), c.key().getBytes(StandardCharsets.UTF_8), CheckpointCodec.encode(c),
                 Map.of());
@@ -127,15 +137,8 @@ class CheckpointStoreIT {
     @Test
     void aRefreshNeverTakesAFileBackToAnOlderCheckpoint() throws Exception {
         String bootstrap = TestBroker.bootstrapServers();
-        String topic = TestBroker.uniqueTopic("checkpoints");
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
-        }
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
+        String topic = checkpointTopic(bootstrap);
+        try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
             for (long next : new long[] {1000, 2000, 2600}) {
                 producer.send(new ProducerRecord<>(topic, "f1".getBytes(), CheckpointCodec.encode(
                         checkpoint(FileState.IN_PROGRESS, next, next)))).get();

@@ -69,14 +69,7 @@ public final class KafkaSession implements AutoCloseable {
             return new KafkaSession(new KafkaTransactionalPublisher(producer, giveUp, trouble), store, true);
         } catch (KafkaException | RetriableIngestException e) {
             checked.thenAccept(KafkaCheckpointStore::close);
-            if (producer != null) {
-                producer.close(Duration.ZERO);
-            }
-            if (e instanceof RetriableIngestException r) {
-                throw r;
-            }
-            throw new RetriableIngestException("cannot open the Kafka session: " + e, null,
-                    IngestSettings.BOOTSTRAP_SERVERS.key(), e);
+            throw failedToOpen(producer, e);
         }
     }
 
@@ -98,15 +91,17 @@ public final class KafkaSession implements AutoCloseable {
             shared.refresh();
             return new KafkaSession(new KafkaTransactionalPublisher(producer, giveUp, trouble), shared, false);
         } catch (KafkaException | RetriableIngestException e) {
-            if (producer != null) {
-                producer.close(Duration.ZERO);
-            }
-            if (e instanceof RetriableIngestException r) {
-                throw r;
-            }
-            throw new RetriableIngestException("cannot open the Kafka session: " + e, null,
-                    IngestSettings.BOOTSTRAP_SERVERS.key(), e);
+            throw failedToOpen(producer, e);
         }
+    }
+
+    /** Closes the producer made so far, if any; what to throw: Kafka's failure as one to retry. */
+    private static RetriableIngestException failedToOpen(KafkaProducer<byte[], byte[]> producer, RuntimeException e) {
+        if (producer != null) {
+            producer.close(Duration.ZERO);
+        }
+        return e instanceof RetriableIngestException r ? r : new RetriableIngestException(
+                "cannot open the Kafka session: " + e, null, IngestSettings.BOOTSTRAP_SERVERS.key(), e);
     }
 
     /**
