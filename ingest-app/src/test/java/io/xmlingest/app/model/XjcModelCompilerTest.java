@@ -3,9 +3,14 @@ package io.xmlingest.app.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.xmlingest.core.encode.JsonRecordEncoder;
 import io.xmlingest.core.error.ConfigException;
+import jakarta.xml.bind.JAXBContext;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.StringReader;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,5 +78,43 @@ class XjcModelCompilerTest {
         }
         // The one-line reason is the whole story: no stack trace from xjc on the user's terminal.
         assertThat(printed.toString(StandardCharsets.UTF_8)).doesNotContain("Exception");
+    }
+
+    @Test
+    void xjcsClassesForChoicesMixedContentWildcardsAndSubstitutionsKeepEveryElementsName() throws Exception {
+        Path xsd = Files.writeString(dir.resolve("open.xsd"), XS
+                + "  <xs:element name='channel' type='xs:string'/>\n"
+                + "  <xs:element name='fax' type='xs:string' substitutionGroup='t:channel'/>\n"
+                + "  <xs:element name='contact'><xs:complexType><xs:sequence>\n"
+                + "    <xs:choice maxOccurs='unbounded'><xs:element name='email' type='xs:string'/>"
+                + "<xs:element name='phone' type='xs:string'/></xs:choice>\n"
+                + "    <xs:choice minOccurs='0' maxOccurs='unbounded'><xs:element name='weight' type='xs:decimal'/>"
+                + "<xs:element name='count' type='xs:int'/></xs:choice>\n"
+                + "    <xs:element name='note' minOccurs='0'><xs:complexType mixed='true'><xs:sequence>"
+                + "<xs:element name='b' type='xs:string' minOccurs='0' maxOccurs='unbounded'/></xs:sequence>"
+                + "</xs:complexType></xs:element>\n"
+                + "    <xs:element ref='t:channel' minOccurs='0'/>\n"
+                + "    <xs:any namespace='##other' processContents='skip' minOccurs='0' maxOccurs='unbounded'/>\n"
+                + "  </xs:sequence><xs:attribute name='id' type='xs:string' use='required'/>"
+                + "<xs:anyAttribute namespace='##other' processContents='skip'/></xs:complexType></xs:element>\n"
+                + "</xs:schema>\n");
+        XjcModelCompiler.Result result = XjcModelCompiler.compile(List.of(xsd), "com.example.open", dir.resolve("open.jar"));
+
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {result.jar().toUri().toURL()}, getClass().getClassLoader())) {
+            Class<?> contact = loader.loadClass("com.example.open.Contact");
+            Object bound = JAXBContext.newInstance(contact).createUnmarshaller().unmarshal(new StringReader(
+                    "<contact xmlns='urn:test' xmlns:o='urn:other' id='c1' o:flag='yes'>"
+                            + "<email>a@example.org</email><phone>+351 1</phone><email>b@example.org</email>"
+                            + "<count>3</count><weight>2.5</weight><note>Dear <b>Ana</b>!</note><fax>f</fax>"
+                            + "<o:extra k='v'><o:deep>1</o:deep></o:extra></contact>"));
+
+            assertThat(new String(new JsonRecordEncoder().encode(bound), StandardCharsets.UTF_8)).isEqualTo("{\"id\":\"c1\","
+                    + "\"otherAttributes\":{\"{urn:other}flag\":\"yes\"},"
+                    + "\"emailOrPhone\":[{\"email\":\"a@example.org\"},{\"phone\":\"+351 1\"},{\"email\":\"b@example.org\"}],"
+                    + "\"weightOrCount\":[{\"count\":3},{\"weight\":2.5}],"
+                    + "\"note\":{\"content\":[\"Dear \",{\"b\":\"Ana\"},\"!\"]},"
+                    + "\"channel\":{\"fax\":\"f\"},"
+                    + "\"any\":[{\"{urn:other}extra\":{\"k\":\"v\",\"deep\":\"1\"}}]}");
+        }
     }
 }

@@ -4,6 +4,7 @@ import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.OversizedRecordException;
 import io.xmlingest.core.error.RecordRejectedException;
 import io.xmlingest.core.error.XmlFaults;
+import io.xmlingest.core.jaxb.ElementNames;
 import java.util.ArrayDeque;
 import javax.xml.XMLConstants;
 import javax.xml.stream.XMLStreamConstants;
@@ -73,6 +74,17 @@ public final class XmlTreeBinder implements RecordBinder<XmlTree> {
 
     @Override
     public XmlTree bind(XMLStreamReader record, ErrorLocation where) {
+        Object value = bindValue(record, where);
+        return value instanceof XmlTree tree ? tree : wrap(value);
+    }
+
+    /**
+     * The element at the reader's start tag by the same rules, as the value it would have inside a
+     * record: text (a String) when it has neither attributes nor children, null when nil, an
+     * XmlTree otherwise. For content a model leaves open (an {@code xs:any} wildcard), written as
+     * schema-less mode writes it.
+     */
+    public Object bindValue(XMLStreamReader record, ErrorLocation where) {
         open.clear();
         try {
             String recordNamespace = nullToEmpty(record.getNamespaceURI());
@@ -92,7 +104,7 @@ public final class XmlTreeBinder implements RecordBinder<XmlTree> {
                         Frame done = open.pop();
                         Object value = valueOf(done);
                         if (open.isEmpty()) {
-                            return value instanceof XmlTree tree ? tree : wrap(value);
+                            return value;
                         }
                         open.peek().tree.child(done.name, value);
                     }
@@ -159,14 +171,7 @@ public final class XmlTreeBinder implements RecordBinder<XmlTree> {
     }
 
     private static String name(String namespace, String localName, String recordNamespace) {
-        String ns = nullToEmpty(namespace);
-        if (ns.isEmpty() || ns.equals(recordNamespace)) {
-            return localName;
-        }
-        if (XMLConstants.XML_NS_URI.equals(ns)) {
-            return "xml:" + localName;
-        }
-        return "{" + ns + "}" + localName;
+        return ElementNames.schemaLessName(namespace, localName, recordNamespace);
     }
 
     private static String nullToEmpty(String s) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import io.xmlingest.core.jaxb.ElementNames;
 import io.xmlingest.core.jaxb.JaxbProperties;
 import io.xmlingest.core.jaxb.JaxbProperty;
 import io.xmlingest.core.jaxb.XmlValues;
@@ -14,17 +15,23 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.ArrayDeque;
 import java.util.Collection;
+import java.util.Map;
+import java.util.TreeMap;
 import javax.xml.datatype.Duration;
 import javax.xml.datatype.XMLGregorianCalendar;
 import javax.xml.namespace.QName;
+import org.w3c.dom.Element;
 
 /**
  * Writes a JAXB-bound record as JSON straight from its fields, with no intermediate tree.
  * Property names are the XML local names; values keep their XML Schema types: numbers and
  * booleans as JSON numbers and booleans, dates and times in their ISO 8601 lexical form, enums
  * by their XML value, repeated elements as arrays, an element's text content as "value".
- * Missing optional values are left out rather than written as null.
+ * Missing optional values are left out rather than written as null. Where one property holds
+ * elements of several names (a choice, mixed content, a wildcard), each item carries its
+ * element's name, and content a wildcard let in is written as schema-less mode writes it.
  */
 public final class JsonRecordEncoder implements RecordEncoder<Object> {
 
@@ -55,8 +62,97 @@ public final class JsonRecordEncoder implements RecordEncoder<Object> {
             if (value == null) {
                 continue;
             }
-            json.writeFieldName(p.name());
+            switch (p.kind()) {
+                case CHOICE -> {
+                    json.writeFieldName(p.name());
+                    writeChoice(json, p.names(), value);
+                }
+                case OTHER_ATTRIBUTES -> writeOtherAttributes(json, p.name(), (Map<?, ?>) value);
+                case ELEMENT -> {
+                    json.writeFieldName(p.name());
+                    writeElementValue(json, p.name(), value);
+                }
+                default -> {
+                    json.writeFieldName(p.name());
+                    writeValue(json, value);
+                }
+            }
+        }
+        json.writeEndObject();
+    }
+
+    /**
+     * A property of one element name. An element of a substitution group that no object factory in
+     * view declares arrives here under its head's property; its name would be lost, so the record
+     * is refused instead.
+     */
+    private static void writeElementValue(JsonGenerator json, String name, Object value) throws IOException {
+        if (value instanceof JAXBElement<?> element) {
+            if (!element.getName().getLocalPart().equals(name)) {
+                throw new IllegalStateException("element <" + element.getName().getLocalPart() + "> stands in for <"
+                        + name + "> (a substitution group), and the model's object factories do not declare it, so"
+                        + " its name cannot be written; include the schema that declares it in the model");
+            }
+            writeValue(json, element.getValue());
+        } else if (value instanceof Collection<?> items) {
+            json.writeStartArray();
+            for (Object item : items) {
+                writeElementValue(json, name, item);
+            }
+            json.writeEndArray();
+        } else {
             writeValue(json, value);
+        }
+    }
+
+    /**
+     * Items of a choice, mixed content or wildcard, each as an object of one property named after its
+     * element ({"email":"a@example.org"}), so that two alternatives of one type stay apart; pieces
+     * of mixed text as strings, in document order.
+     */
+    private static void writeChoice(JsonGenerator json, ElementNames names, Object value) throws IOException {
+        if (value instanceof Collection<?> items) {
+            json.writeStartArray();
+            for (Object item : items) {
+                writeNamedItem(json, names, item);
+            }
+            json.writeEndArray();
+        } else {
+            writeNamedItem(json, names, value);
+        }
+    }
+
+    private static void writeNamedItem(JsonGenerator json, ElementNames names, Object item) throws IOException {
+        if (names.isText(item)) {
+            json.writeString((String) item);
+            return;
+        }
+        json.writeStartObject();
+        json.writeFieldName(names.nameOf(item));
+        if (item instanceof Element dom) {
+            XmlTreeJsonEncoder.write(json, DomTrees.valueOf(dom), new ArrayDeque<>());
+        } else {
+            writeValue(json, item);
+        }
+        json.writeEndObject();
+    }
+
+    /** Attributes an {@code xs:anyAttribute} let in, as one object of name to text, by name; left out when there are none. */
+    private static void writeOtherAttributes(JsonGenerator json, String property, Map<?, ?> attributes)
+            throws IOException {
+        if (attributes.isEmpty()) {
+            return;
+        }
+        // JAXB keeps them in a HashMap, which has no document order; sorted, equal records give equal values.
+        TreeMap<String, Object> sorted = new TreeMap<>();
+        for (Map.Entry<?, ?> a : attributes.entrySet()) {
+            sorted.put(ElementNames.attributeName((QName) a.getKey()), a.getValue());
+        }
+        json.writeFieldName(property);
+        json.writeStartObject();
+        for (Map.Entry<String, Object> a : sorted.entrySet()) {
+            json.writeFieldName(a.getKey());
+            json.writeString(String.valueOf(a.getValue()));
         }
         json.writeEndObject();
     }

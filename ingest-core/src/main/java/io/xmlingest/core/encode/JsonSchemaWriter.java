@@ -2,6 +2,7 @@ package io.xmlingest.core.encode;
 
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.xmlingest.core.jaxb.ElementNames;
 import io.xmlingest.core.jaxb.JaxbProperties;
 import io.xmlingest.core.jaxb.JaxbProperty;
 import jakarta.xml.bind.JAXBElement;
@@ -134,7 +135,7 @@ public final class JsonSchemaWriter {
         List<String> required = new ArrayList<>();
         for (JaxbProperty p : JaxbProperties.of(type)) {
             Field f = p.field();
-            Map<String, Object> schema = propertySchema(f);
+            Map<String, Object> schema = propertySchema(p);
             // The binder rejects a record whose required value is missing or an empty list
             // (RequiredValues); a primitive field can never be null, so the encoder always writes it.
             if (p.required() || f.getType().isPrimitive()) {
@@ -155,7 +156,16 @@ public final class JsonSchemaWriter {
         return schema;
     }
 
-    private Map<String, Object> propertySchema(Field f) {
+    private Map<String, Object> propertySchema(JaxbProperty p) {
+        Field f = p.field();
+        if (p.kind() == JaxbProperty.Kind.OTHER_ATTRIBUTES) {
+            return map("type", "object", "additionalProperties", map("type", "string"),
+                    "description", "attributes the schema leaves open (xs:anyAttribute), by name");
+        }
+        if (p.kind() == JaxbProperty.Kind.CHOICE) {
+            Map<String, Object> item = namedItems(p.names(), f);
+            return Collection.class.isAssignableFrom(f.getType()) ? map("type", "array", "items", item) : item;
+        }
         XmlElements choice = f.getAnnotation(XmlElements.class);
         XmlSchemaType schemaType = f.getAnnotation(XmlSchemaType.class);
         String xsdType = schemaType == null ? null : schemaType.name();
@@ -168,6 +178,62 @@ public final class JsonSchemaWriter {
             return map("type", "array", "items", map("anyOf", alternatives));
         }
         return valueSchema(f.getGenericType(), xsdType);
+    }
+
+    /**
+     * An item of a choice, mixed content or wildcard, as JsonRecordEncoder.writeChoice writes it: an
+     * object of one property, the element's name, or a piece of mixed text.
+     */
+    private Map<String, Object> namedItems(ElementNames names, Field f) {
+        List<Object> forms = new ArrayList<>();
+        for (ElementNames.Alternative a : names.alternatives()) {
+            forms.add(named(a.name(), valueSchema(a.type(), null)));
+        }
+        Type held = heldType(f);
+        for (ElementNames.Declared d : names.declared()) {
+            Map<String, Object> value;
+            if (d.type() == JAXBElement.class) {
+                // The field says what the elements hold (xjc writes their common type there).
+                value = held instanceof ParameterizedType pt && JAXBElement.class.isAssignableFrom((Class<?>) pt.getRawType())
+                        ? valueSchema(held, null) : jaxbElement(map());
+            } else if (JaxbProperties.isBound(d.type())) {
+                value = valueSchema(d.type(), null);
+            } else {
+                // A substitute, declared in an object factory with the type of what it holds.
+                value = jaxbElement(valueSchema(d.type(), null));
+            }
+            forms.add(named(d.name().getLocalPart(), value));
+        }
+        if (names.mixed()) {
+            forms.add(map("type", "string", "description", "text between the elements (mixed content)"));
+        }
+        if (names.wildcard()) {
+            forms.add(map("type", "object", "minProperties", 1, "maxProperties", 1,
+                    "description", "an element the schema leaves open (xs:any): {namespace-uri}name unless in no"
+                            + " namespace or the type's own, its value as schema-less mode writes it"));
+        }
+        return forms.size() == 1 ? castMap(forms.get(0)) : map("anyOf", forms);
+    }
+
+    /** What one item of the field is: the field's type, or its items' for a collection. */
+    private static Type heldType(Field f) {
+        Type t = f.getGenericType();
+        if (t instanceof ParameterizedType p && Collection.class.isAssignableFrom((Class<?>) p.getRawType())) {
+            Type item = p.getActualTypeArguments()[0];
+            return item instanceof WildcardType w ? w.getUpperBounds()[0] : item;
+        }
+        return t;
+    }
+
+    private static Map<String, Object> named(String name, Map<String, Object> value) {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put(name, value);
+        return map("type", "object", "properties", properties, "required", List.of(name), "additionalProperties", false);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> castMap(Object o) {
+        return (Map<String, Object>) o;
     }
 
     /** Mirrors the branches of JsonRecordEncoder.writeValue, in the same order. */

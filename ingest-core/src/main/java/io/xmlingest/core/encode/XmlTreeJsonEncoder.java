@@ -38,7 +38,7 @@ public final class XmlTreeJsonEncoder implements RecordEncoder<XmlTree> {
         buffer.reset();
         open.clear();
         try (JsonGenerator json = JSON.createGenerator(buffer, JsonEncoding.UTF8)) {
-            write(json, record);
+            write(json, record, open);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -55,8 +55,11 @@ public final class XmlTreeJsonEncoder implements RecordEncoder<XmlTree> {
         }
     }
 
-    /** {@code open} holds, per open object or array, where to go on: its {@link Fields} or its items' iterator. */
-    private void write(JsonGenerator json, Object root) throws IOException {
+    /**
+     * Writes a tree value (an XmlTree, a List, a String or null). {@code open} holds, per open
+     * object or array, where to go on: its {@link Fields} or its items' iterator.
+     */
+    static void write(JsonGenerator json, Object root, ArrayDeque<Object> open) throws IOException {
         Object next = root;
         while (true) {
             if (next instanceof XmlTree tree) {

@@ -16,8 +16,9 @@ import java.util.List;
 
 /**
  * The XML-visible properties of JAXB classes that use field access (as xjc generates them),
- * read once per class from the annotations. Attributes come first, then elements in
- * declaration order (xjc declares them in schema order), then text content.
+ * read once per class from the annotations. Attributes come first, then the attributes the
+ * schema leaves open ({@code xs:anyAttribute}), then elements in declaration order (xjc declares
+ * them in schema order), then text content.
  */
 public final class JaxbProperties {
     private JaxbProperties() {
@@ -49,6 +50,7 @@ public final class JaxbProperties {
 
     private static List<JaxbProperty> introspect(Class<?> type) {
         List<JaxbProperty> attributes = new ArrayList<>();
+        List<JaxbProperty> otherAttributes = new ArrayList<>();
         List<JaxbProperty> elements = new ArrayList<>();
         List<JaxbProperty> text = new ArrayList<>();
         List<Class<?>> hierarchy = new ArrayList<>();
@@ -59,17 +61,23 @@ public final class JaxbProperties {
             for (Field f : c.getDeclaredFields()) {
                 int mod = f.getModifiers();
                 if (Modifier.isStatic(mod) || Modifier.isTransient(mod) || f.isSynthetic()
-                        || f.isAnnotationPresent(XmlTransient.class) || f.isAnnotationPresent(XmlAnyAttribute.class)) {
+                        || f.isAnnotationPresent(XmlTransient.class)) {
                     continue;
                 }
                 f.setAccessible(true);
                 XmlAttribute attribute = f.getAnnotation(XmlAttribute.class);
                 XmlElement element = f.getAnnotation(XmlElement.class);
+                ElementNames names = ElementNames.of(f, c);
                 if (attribute != null) {
                     attributes.add(new JaxbProperty(name(attribute.name(), f), JaxbProperty.Kind.ATTRIBUTE,
                             attribute.required(), f, AttributeDefaults.of(type, f)));
+                } else if (f.isAnnotationPresent(XmlAnyAttribute.class)) {
+                    otherAttributes.add(new JaxbProperty(f.getName(), JaxbProperty.Kind.OTHER_ATTRIBUTES, false, f));
                 } else if (f.isAnnotationPresent(XmlValue.class)) {
                     text.add(new JaxbProperty("value", JaxbProperty.Kind.TEXT, false, f));
+                } else if (names != null) {
+                    // Checked before a lone @XmlElementRef: mixed content names its elements with one.
+                    elements.add(new JaxbProperty(f.getName(), JaxbProperty.Kind.CHOICE, false, f, null, names));
                 } else if (element != null) {
                     // A nil required element binds as null, like a missing one; without a schema the two look
                     // alike, and refusing a record the schema accepts would be worse than letting a gap through.
@@ -88,6 +96,7 @@ public final class JaxbProperties {
             }
         }
         List<JaxbProperty> all = new ArrayList<>(attributes);
+        all.addAll(otherAttributes);
         all.addAll(elements);
         all.addAll(text);
         return Collections.unmodifiableList(all);

@@ -5,19 +5,34 @@ import java.lang.reflect.Field;
 /**
  * One property of a JAXB-bound class as it appears in XML.
  *
- * @param name     the XML local name (attribute or element); "value" for an element's text content
+ * @param name     the XML local name (attribute or element); "value" for an element's text content;
+ *                 the field's name for a {@link Kind#CHOICE} or {@link Kind#OTHER_ATTRIBUTES}, which
+ *                 have no single XML name
  * @param kind     where the property lives in XML
  * @param required whether the schema requires it (xjc marks required="true")
  * @param field    the field that holds it
  * @param absent   the value when the field is null: a schema default of an attribute, which xjc
  *                 keeps only in the getter; null when there is none
+ * @param names    for a {@link Kind#CHOICE}, how its items are named; null otherwise
  */
-public record JaxbProperty(String name, Kind kind, boolean required, Field field, Object absent) {
+public record JaxbProperty(String name, Kind kind, boolean required, Field field, Object absent, ElementNames names) {
 
-    public enum Kind { ATTRIBUTE, ELEMENT, TEXT }
+    public enum Kind {
+        ATTRIBUTE,
+        /** Attributes the schema does not name ({@code xs:anyAttribute}): a map of name to text. */
+        OTHER_ATTRIBUTES,
+        ELEMENT,
+        /** Elements of several names (choice, mixed content, wildcard), each item under its own name. */
+        CHOICE,
+        TEXT
+    }
 
     public JaxbProperty(String name, Kind kind, boolean required, Field field) {
-        this(name, kind, required, field, null);
+        this(name, kind, required, field, null, null);
+    }
+
+    public JaxbProperty(String name, Kind kind, boolean required, Field field, Object absent) {
+        this(name, kind, required, field, absent, null);
     }
 
     public Object get(Object bean) {
