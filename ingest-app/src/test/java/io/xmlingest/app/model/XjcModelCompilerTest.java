@@ -82,9 +82,10 @@ class XjcModelCompilerTest {
 
     @Test
     void xjcsClassesForChoicesMixedContentWildcardsAndSubstitutionsKeepEveryElementsName() throws Exception {
+        // The head's property keeps its XML name (contact-channel), though xjc's field is contactChannel.
         Path xsd = Files.writeString(dir.resolve("open.xsd"), XS
-                + "  <xs:element name='channel' type='xs:string'/>\n"
-                + "  <xs:element name='fax' type='xs:string' substitutionGroup='t:channel'/>\n"
+                + "  <xs:element name='contact-channel' type='xs:string'/>\n"
+                + "  <xs:element name='fax' type='xs:string' substitutionGroup='t:contact-channel'/>\n"
                 + "  <xs:element name='contact'><xs:complexType><xs:sequence>\n"
                 + "    <xs:choice maxOccurs='unbounded'><xs:element name='email' type='xs:string'/>"
                 + "<xs:element name='phone' type='xs:string'/></xs:choice>\n"
@@ -93,7 +94,7 @@ class XjcModelCompilerTest {
                 + "    <xs:element name='note' minOccurs='0'><xs:complexType mixed='true'><xs:sequence>"
                 + "<xs:element name='b' type='xs:string' minOccurs='0' maxOccurs='unbounded'/></xs:sequence>"
                 + "</xs:complexType></xs:element>\n"
-                + "    <xs:element ref='t:channel' minOccurs='0'/>\n"
+                + "    <xs:element ref='t:contact-channel' minOccurs='0'/>\n"
                 + "    <xs:any namespace='##other' processContents='skip' minOccurs='0' maxOccurs='unbounded'/>\n"
                 + "  </xs:sequence><xs:attribute name='id' type='xs:string' use='required'/>"
                 + "<xs:anyAttribute namespace='##other' processContents='skip'/></xs:complexType></xs:element>\n"
@@ -113,7 +114,7 @@ class XjcModelCompilerTest {
                     + "\"emailOrPhone\":[{\"email\":\"a@example.org\"},{\"phone\":\"+351 1\"},{\"email\":\"b@example.org\"}],"
                     + "\"weightOrCount\":[{\"count\":3},{\"weight\":2.5}],"
                     + "\"note\":{\"content\":[\"Dear \",{\"b\":\"Ana\"},\"!\"]},"
-                    + "\"channel\":{\"fax\":\"f\"},"
+                    + "\"contact-channel\":{\"fax\":\"f\"},"
                     + "\"any\":[{\"{urn:other}extra\":{\"k\":\"v\",\"deep\":\"1\"}}]}");
         }
     }

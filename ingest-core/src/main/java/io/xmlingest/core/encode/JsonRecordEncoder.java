@@ -82,16 +82,17 @@ public final class JsonRecordEncoder implements RecordEncoder<Object> {
     }
 
     /**
-     * A property of one element name. An element of a substitution group that no object factory in
-     * view declares arrives here under its head's property; its name would be lost, so the record
-     * is refused instead.
+     * A property of one element name. An element of a substitution group declared in an object
+     * factory of another package (xjc's default for another namespace) arrives here under its
+     * head's property; its name would be lost, so the record is refused instead.
      */
     private static void writeElementValue(JsonGenerator json, String name, Object value) throws IOException {
         if (value instanceof JAXBElement<?> element) {
             if (!element.getName().getLocalPart().equals(name)) {
                 throw new IllegalStateException("element <" + element.getName().getLocalPart() + "> stands in for <"
-                        + name + "> (a substitution group), and the model's object factories do not declare it, so"
-                        + " its name cannot be written; include the schema that declares it in the model");
+                        + name + "> (a substitution group), but no object factory the encoder looks in (the package of the"
+                        + " class holding <" + name + ">, and the factories its @XmlSeeAlso names) declares it, so its"
+                        + " name cannot be written; compile the model into one package (model compile --package NAME)");
             }
             writeValue(json, element.getValue());
         } else if (value instanceof Collection<?> items) {
@@ -123,17 +124,18 @@ public final class JsonRecordEncoder implements RecordEncoder<Object> {
     }
 
     private static void writeNamedItem(JsonGenerator json, ElementNames names, Object item) throws IOException {
+        if (item == null) {
+            // A nil alternative of a choice: JAXB binds it to null and keeps no name, so neither can this.
+            json.writeNull();
+            return;
+        }
         if (names.isText(item)) {
             json.writeString((String) item);
             return;
         }
         json.writeStartObject();
         json.writeFieldName(names.nameOf(item));
-        if (item instanceof Element dom) {
-            XmlTreeJsonEncoder.write(json, DomTrees.valueOf(dom), new ArrayDeque<>());
-        } else {
-            writeValue(json, item);
-        }
+        writeValue(json, item);
         json.writeEndObject();
     }
 
@@ -194,6 +196,9 @@ public final class JsonRecordEncoder implements RecordEncoder<Object> {
             writeValue(json, element.getValue());
         } else if (JaxbProperties.isBound(value.getClass())) {
             writeObject(json, value);
+        } else if (value instanceof Element dom) {
+            // Content the model leaves open (xs:any, xs:anyType) arrives as DOM: written as schema-less mode would.
+            XmlTreeJsonEncoder.write(json, DomTrees.valueOf(dom), new ArrayDeque<>());
         } else {
             json.writeString(value.toString());
         }

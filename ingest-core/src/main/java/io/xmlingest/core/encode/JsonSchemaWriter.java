@@ -192,17 +192,19 @@ public final class JsonSchemaWriter {
         Type held = heldType(f);
         for (ElementNames.Declared d : names.declared()) {
             Map<String, Object> value;
-            if (d.type() == JAXBElement.class) {
+            if (!d.wrapped()) {
+                value = valueSchema(d.type(), null); // an instance of a root element class
+            } else if (d.type() != JAXBElement.class) {
+                value = jaxbElement(valueSchema(d.type(), null)); // an object factory said what it holds
+            } else {
                 // The field says what the elements hold (xjc writes their common type there).
                 value = held instanceof ParameterizedType pt && JAXBElement.class.isAssignableFrom((Class<?>) pt.getRawType())
                         ? valueSchema(held, null) : jaxbElement(map());
-            } else if (JaxbProperties.isBound(d.type())) {
-                value = valueSchema(d.type(), null);
-            } else {
-                // A substitute, declared in an object factory with the type of what it holds.
-                value = jaxbElement(valueSchema(d.type(), null));
             }
             forms.add(named(d.name().getLocalPart(), value));
+        }
+        if (names.mayHoldNull()) {
+            forms.add(map("type", "null", "description", "a nil alternative: JAXB keeps no name for it"));
         }
         if (names.mixed()) {
             forms.add(map("type", "string", "description", "text between the elements (mixed content)"));

@@ -26,7 +26,8 @@ public final class RecordKeys {
             if (p.name().equals(name) && p.kind() != JaxbProperty.Kind.TEXT) {
                 if (JaxbProperties.isBound(p.field().getType())
                         || java.util.Collection.class.isAssignableFrom(p.field().getType())
-                        || p.kind() == JaxbProperty.Kind.CHOICE || p.kind() == JaxbProperty.Kind.OTHER_ATTRIBUTES) {
+                        || (p.kind() == JaxbProperty.Kind.CHOICE && p.names().wildcard())
+                        || p.kind() == JaxbProperty.Kind.OTHER_ATTRIBUTES) {
                     throw new ConfigException(IngestSettings.RECORD_KEY.key(), IngestSettings.RECORD_KEY.key()
                             + " '" + name + "' names a structured or repeated element of " + recordType.getSimpleName()
                             + "; a key must be a single simple value");

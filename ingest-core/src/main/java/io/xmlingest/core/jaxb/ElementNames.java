@@ -40,22 +40,31 @@ import org.w3c.dom.Element;
  */
 public final class ElementNames {
 
-    /** An {@code @XmlElements} alternative: the items of this type are elements of this name. */
-    public record Alternative(String name, Class<?> type) {
+    /**
+     * An {@code @XmlElements} alternative: the items of this type are elements of this name. A nil
+     * one binds to null, and JAXB keeps no name for it.
+     */
+    public record Alternative(String name, Class<?> type, boolean nillable) {
     }
 
-    /** A declared element an item may be, held as a {@code JAXBElement} or as a root element class. */
-    public record Declared(QName name, Class<?> type) {
+    /**
+     * A declared element an item may be: held in a {@code JAXBElement} ({@code wrapped}; then
+     * {@code type} is what it holds, or JAXBElement itself when only the field can tell) or as an
+     * instance of a root element class ({@code type}).
+     */
+    public record Declared(QName name, Class<?> type, boolean wrapped) {
     }
 
+    private final String property;
     private final List<Alternative> alternatives;
     private final Map<QName, Declared> declared;
     private final boolean mixed;
     private final boolean wildcard;
     private final String namespace;
 
-    private ElementNames(List<Alternative> alternatives, Map<QName, Declared> declared, boolean mixed,
+    private ElementNames(String property, List<Alternative> alternatives, Map<QName, Declared> declared, boolean mixed,
                          boolean wildcard, String namespace) {
+        this.property = property;
         this.alternatives = List.copyOf(alternatives);
         this.declared = Collections.unmodifiableMap(declared);
         this.mixed = mixed;
@@ -80,7 +89,8 @@ public final class ElementNames {
         List<Alternative> alternatives = new ArrayList<>();
         if (elements != null) {
             for (XmlElement e : elements.value()) {
-                alternatives.add(new Alternative("##default".equals(e.name()) ? f.getName() : e.name(), e.type()));
+                alternatives.add(new Alternative("##default".equals(e.name()) ? f.getName() : e.name(), e.type(),
+                        e.nillable()));
             }
         }
         Map<QName, Declared> declared = new LinkedHashMap<>();
@@ -93,10 +103,24 @@ public final class ElementNames {
         }
         for (XmlElementRef r : allRefs) {
             QName name = refName(r, ownNamespace);
-            declared.put(name, new Declared(name, r.type()));
+            declared.put(name, new Declared(name, r.type(), r.type() == JAXBElement.class));
             declared.putAll(r == ref ? substitutes : substitutesOf(name, owner));
         }
-        return new ElementNames(alternatives, declared, mixed, wildcard, ownNamespace);
+        // A substitution group's head keeps its element's name, as an element property would; a choice,
+        // mixed content or wildcard has none of its own, so it goes by xjc's field name.
+        boolean head = ref != null && elements == null && refs == null && !mixed && !wildcard;
+        String property = head && !"##default".equals(ref.name()) ? ref.name() : f.getName();
+        return new ElementNames(property, alternatives, declared, mixed, wildcard, ownNamespace);
+    }
+
+    /** The property's name: the head's element name for a substitution group, else the field's. */
+    public String property() {
+        return property;
+    }
+
+    /** Whether an item may be null: a nil alternative of an {@code @XmlElements} choice. */
+    public boolean mayHoldNull() {
+        return alternatives.stream().anyMatch(Alternative::nillable);
     }
 
     public List<Alternative> alternatives() {
@@ -117,7 +141,7 @@ public final class ElementNames {
         return wildcard;
     }
 
-    /** Whether this item is a piece of text rather than an element. */
+    /** Whether this item is a piece of text rather than an element (null, a nil alternative, is neither). */
     public boolean isText(Object item) {
         return mixed && item instanceof String;
     }
@@ -208,22 +232,43 @@ public final class ElementNames {
         for (int i = 0; i < heads.size(); i++) {
             QName h = heads.get(i);
             for (Class<?> registry : registries) {
-                for (Method m : registry.getDeclaredMethods()) {
-                    XmlElementDecl d = m.getAnnotation(XmlElementDecl.class);
-                    if (d == null || !h.getLocalPart().equals(d.substitutionHeadName())
-                            || !h.getNamespaceURI().equals(declNamespace(d.substitutionHeadNamespace(), registry))) {
-                        continue;
-                    }
-                    QName name = new QName(declNamespace(d.namespace(), registry), d.name());
-                    if (!found.containsKey(name) && !name.equals(head)) {
-                        found.put(name, new Declared(name, elementValueType(m)));
-                        heads.add(name);
+                for (ElementDecl d : DECLARATIONS.get(registry)) {
+                    if (h.equals(d.head()) && !found.containsKey(d.name()) && !d.name().equals(head)) {
+                        found.put(d.name(), new Declared(d.name(), d.type(), true));
+                        heads.add(d.name());
                     }
                 }
             }
         }
         return found;
     }
+
+    /** An element an object factory declares, the head of its substitution group (null if none), and what it holds. */
+    private record ElementDecl(QName name, QName head, Class<?> type) {
+    }
+
+    // Read once per factory: a model's classes ask the same factory about each of their element references.
+    private static final ClassValue<List<ElementDecl>> DECLARATIONS = new ClassValue<>() {
+        @Override
+        protected List<ElementDecl> computeValue(Class<?> registry) {
+            List<ElementDecl> decls = new ArrayList<>();
+            try {
+                for (Method m : registry.getDeclaredMethods()) {
+                    XmlElementDecl d = m.getAnnotation(XmlElementDecl.class);
+                    if (d != null) {
+                        QName head = "##default".equals(d.substitutionHeadName()) || d.substitutionHeadName().isEmpty()
+                                ? null : new QName(declNamespace(d.substitutionHeadNamespace(), registry),
+                                d.substitutionHeadName());
+                        decls.add(new ElementDecl(new QName(declNamespace(d.namespace(), registry), d.name()), head,
+                                elementValueType(m)));
+                    }
+                }
+            } catch (LinkageError | TypeNotPresentException e) {
+                // A factory whose types do not all load declares nothing usable here; JAXB reports it itself.
+            }
+            return List.copyOf(decls);
+        }
+    };
 
     private static List<Class<?>> registriesOf(Class<?> owner) {
         List<Class<?>> registries = new ArrayList<>();
@@ -235,13 +280,17 @@ public final class ElementNames {
         } catch (ClassNotFoundException | LinkageError e) {
             // no object factory beside the class: nothing declared there
         }
-        XmlSeeAlso seeAlso = owner.getAnnotation(XmlSeeAlso.class);
-        if (seeAlso != null) {
-            for (Class<?> c : seeAlso.value()) {
-                if (c.isAnnotationPresent(XmlRegistry.class) && !registries.contains(c)) {
-                    registries.add(c);
+        try {
+            XmlSeeAlso seeAlso = owner.getAnnotation(XmlSeeAlso.class);
+            if (seeAlso != null) {
+                for (Class<?> c : seeAlso.value()) {
+                    if (c.isAnnotationPresent(XmlRegistry.class) && !registries.contains(c)) {
+                        registries.add(c);
+                    }
                 }
             }
+        } catch (TypeNotPresentException | LinkageError e) {
+            // a class named there does not load; JAXB reports it when it builds the context
         }
         return registries;
     }
@@ -275,6 +324,10 @@ public final class ElementNames {
         XmlType t = type.getAnnotation(XmlType.class);
         if (t != null && !"##default".equals(t.namespace())) {
             return t.namespace();
+        }
+        XmlRootElement root = type.getAnnotation(XmlRootElement.class);
+        if (root != null && !"##default".equals(root.namespace())) {
+            return root.namespace(); // xjc -npa: no package-info, the namespace on each annotation
         }
         return schemaNamespaceOf(type);
     }

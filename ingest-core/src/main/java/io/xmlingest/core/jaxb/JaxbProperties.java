@@ -77,7 +77,7 @@ public final class JaxbProperties {
                     text.add(new JaxbProperty("value", JaxbProperty.Kind.TEXT, false, f));
                 } else if (names != null) {
                     // Checked before a lone @XmlElementRef: mixed content names its elements with one.
-                    elements.add(new JaxbProperty(f.getName(), JaxbProperty.Kind.CHOICE, false, f, null, names));
+                    elements.add(new JaxbProperty(names.property(), JaxbProperty.Kind.CHOICE, false, f, null, names));
                 } else if (element != null) {
                     // A nil required element binds as null, like a missing one; without a schema the two look
                     // alike, and refusing a record the schema accepts would be worse than letting a gap through.

@@ -6,8 +6,8 @@ import java.lang.reflect.Field;
  * One property of a JAXB-bound class as it appears in XML.
  *
  * @param name     the XML local name (attribute or element); "value" for an element's text content;
- *                 the field's name for a {@link Kind#CHOICE} or {@link Kind#OTHER_ATTRIBUTES}, which
- *                 have no single XML name
+ *                 the field's name for a {@link Kind#OTHER_ATTRIBUTES} and for a {@link Kind#CHOICE}
+ *                 other than a substitution group's head, which have no XML name of their own
  * @param kind     where the property lives in XML
  * @param required whether the schema requires it (xjc marks required="true")
  * @param field    the field that holds it

@@ -50,9 +50,10 @@ class OpenContentTest {
     private static final String CONTACT = "<contact xmlns='urn:xmlingest:test:contact' xmlns:o='urn:other'"
             + " xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance' id='c1' o:flag='yes' xml:lang='pt'>"
             + "<email>a@example.org</email><phone>+351 1</phone><email>b@example.org</email>"
-            + "<count>3</count><weight>2.50</weight>"
+            + "<count>3</count><weight>2.50</weight><count xsi:nil='true'/>"
             + "<note>Dear <b>Ana</b>, <b>welcome</b>!</note>"
             + "<pager>555</pager>"
+            + "<anything><o:x>1</o:x></anything>"
             + "<o:extra k='v'><o:deep>1</o:deep><o:deep>2</o:deep><plain>p</plain><o:gone xsi:nil='true'/></o:extra>"
             + "<o:tag>t</o:tag>"
             + "</contact>";
@@ -60,9 +61,10 @@ class OpenContentTest {
     private static final String CONTACT_JSON = "{\"id\":\"c1\","
             + "\"otherAttributes\":{\"xml:lang\":\"pt\",\"{urn:other}flag\":\"yes\"},"
             + "\"emailOrPhone\":[{\"email\":\"a@example.org\"},{\"phone\":\"+351 1\"},{\"email\":\"b@example.org\"}],"
-            + "\"weightOrCount\":[{\"count\":3},{\"weight\":2.50}],"
+            + "\"weightOrCount\":[{\"count\":3},{\"weight\":2.50},null],"
             + "\"note\":{\"content\":[\"Dear \",{\"b\":\"Ana\"},\", \",{\"b\":\"welcome\"},\"!\"]},"
             + "\"channel\":{\"pager\":\"555\"},"
+            + "\"anything\":{\"{urn:other}x\":\"1\"},"
             + "\"any\":[{\"{urn:other}extra\":{\"k\":\"v\",\"deep\":[\"1\",\"2\"],\"{urn:xmlingest:test:contact}plain\":\"p\",\"gone\":null}},"
             + "{\"{urn:other}tag\":\"t\"}]}";
 
@@ -151,6 +153,9 @@ class OpenContentTest {
         rejected(schema, valid, v -> ((ObjectNode) v.at("/note/content/1")).put("i", "x"));
         rejected(schema, valid, v -> ((ObjectNode) v.get("otherAttributes")).put("n", 1));
         rejected(schema, valid, v -> ((ArrayNode) v.get("any")).addObject());
+        ObjectNode nilFax = valid.deepCopy();
+        nilFax.putObject("channel").putNull("fax");
+        assertThat(schema.validate(nilFax)).as("%s", nilFax).isEmpty();
 
         JsonNode envelope = MAPPER.readTree(JsonSchemaWriter.toJson(Envelope.class));
         assertThat(meta.validate(envelope)).isEmpty();
@@ -159,11 +164,13 @@ class OpenContentTest {
     }
 
     @Test
-    void theyCannotBeKeys() {
+    void repeatedOrOpenOnesCannotBeKeysButASubstitutionGroupsHeadCan() throws Exception {
         for (String name : List.of("emailOrPhone", "otherAttributes", "any")) {
             assertThatThrownBy(() -> RecordKeys.of(Contact.class, name)).isInstanceOf(ConfigException.class)
                     .hasMessageContaining("a key must be a single simple value");
         }
+        assertThat(RecordKeys.of(Contact.class, "channel").keyOf(bind(Contact.class, CONTACT)))
+                .isEqualTo("555".getBytes(StandardCharsets.UTF_8));
     }
 
     @Test

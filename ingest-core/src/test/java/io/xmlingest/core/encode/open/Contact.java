@@ -30,17 +30,18 @@ import javax.xml.namespace.QName;
  *   <xs:choice maxOccurs="unbounded">
  *     <xs:element name="email" type="xs:string"/><xs:element name="phone" type="xs:string"/></xs:choice>
  *   <xs:choice minOccurs="0" maxOccurs="unbounded">
- *     <xs:element name="weight" type="xs:decimal"/><xs:element name="count" type="xs:int"/></xs:choice>
+ *     <xs:element name="weight" type="xs:decimal"/><xs:element name="count" type="xs:int" nillable="true"/></xs:choice>
  *   <xs:element name="note" minOccurs="0"><xs:complexType mixed="true"><xs:sequence>
  *     <xs:element name="b" type="xs:string" minOccurs="0" maxOccurs="unbounded"/></xs:sequence></xs:complexType></xs:element>
  *   <xs:element ref="t:channel" minOccurs="0"/>
+ *   <xs:element name="anything" type="xs:anyType" minOccurs="0"/>
  *   <xs:any namespace="##other" processContents="skip" minOccurs="0" maxOccurs="unbounded"/>
  * </xs:sequence><xs:attribute name="id" type="xs:string" use="required"/>
  * <xs:anyAttribute namespace="##other" processContents="skip"/></xs:complexType></xs:element>
  * }</pre>
  */
 @XmlAccessorType(XmlAccessType.FIELD)
-@XmlType(name = "", propOrder = {"emailOrPhone", "weightOrCount", "note", "channel", "any"})
+@XmlType(name = "", propOrder = {"emailOrPhone", "weightOrCount", "note", "channel", "anything", "any"})
 @XmlRootElement(name = "contact")
 public class Contact {
     public static final String NS = "urn:xmlingest:test:contact";
@@ -52,12 +53,13 @@ public class Contact {
     protected List<JAXBElement<String>> emailOrPhone;
     @XmlElements({
         @XmlElement(name = "weight", type = BigDecimal.class),
-        @XmlElement(name = "count", type = Integer.class)
+        @XmlElement(name = "count", type = Integer.class, nillable = true)
     })
     protected List<Comparable> weightOrCount;
     protected Contact.Note note;
     @XmlElementRef(name = "channel", namespace = NS, type = JAXBElement.class, required = false)
     protected JAXBElement<String> channel;
+    protected Object anything;
     @XmlAnyElement
     protected List<org.w3c.dom.Element> any;
     @XmlAttribute(name = "id", required = true)
