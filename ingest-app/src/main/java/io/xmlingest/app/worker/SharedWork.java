@@ -138,6 +138,7 @@ final class SharedWork implements AutoCloseable {
      * Kafka hands this worker, if any, waiting for one at most {@code pollMillis}.
      *
      * @throws RetriableIngestException or a KafkaException when Kafka failed; run again later
+     * @throws WorkOrderBlockedException when a work order's file cannot be read here; run again later
      */
     void step(long pollMillis) {
         if (checkpoints == null) {
@@ -345,12 +346,15 @@ final class SharedWork implements AutoCloseable {
             // Taken up again here, or by whoever Kafka gives the partition to, from the shard's checkpoint.
             work.seek(partition, record.offset());
             throw e;
+        } catch (WorkOrderBlockedException e) {
+            work.seek(partition, record.offset());
+            throw e;
         } catch (RuntimeException e) {
             // Not this worker's to end (a URI no file system here resolves, a failure Kafka would not take):
-            // it retries as it does for Kafka, and never exits over one order.
+            // it is retried like a file that cannot be read, and the worker never exits over one order.
             work.seek(partition, record.offset());
-            throw new RetriableIngestException(order.shard() + " of " + order.name() + " (" + order.uri()
-                    + ") could not be ingested here: " + e + "; it is taken up again", null, null, e);
+            throw new WorkOrderBlockedException(order.shard() + " of " + order.name() + " (" + order.uri()
+                    + ") could not be ingested here: " + e + "; the order is taken up again", e);
         }
         if (ended == ShardEnd.STOPPED) {
             work.seek(partition, record.offset());
@@ -392,8 +396,8 @@ final class SharedWork implements AutoCloseable {
             }
             if (!Files.isReadable(file)) {
                 // A mount away for a while must not fail the file: the order is taken up again later.
-                throw new RetriableIngestException("cannot read " + order.uri() + " for " + order.shard() + " of "
-                        + order.name() + "; it is taken up again when the file is readable", null, null, null);
+                throw new WorkOrderBlockedException("cannot read " + order.uri() + " for " + order.shard() + " of "
+                        + order.name() + "; the order is taken up again until the file is readable", null);
             }
             LOG.info("ingesting {} of {} (records from {}{})", order.shard(), order.name(), order.shard().firstRecordIndex(),
                     from == null ? "" : ", resuming at record " + from.nextRecordIndex());

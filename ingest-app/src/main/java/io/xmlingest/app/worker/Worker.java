@@ -84,11 +84,16 @@ public final class Worker implements Runnable {
         this.inbox = new Inbox(inboxDir, workerId, config.get(AppSettings.INBOX_SETTLE_MS), Clock.systemUTC());
         this.pollMillis = config.get(AppSettings.INBOX_POLL_MS);
         this.maxBackoffMillis = config.get(AppSettings.RETRY_MAX_BACKOFF_MS);
-        this.metrics = new WorkerMetrics(config.get(AppSettings.PROGRESS_INTERVAL_MS), () -> session != null && commitTrouble == null);
+        this.metrics = new WorkerMetrics(config.get(AppSettings.PROGRESS_INTERVAL_MS), this::kafkaUp);
     }
 
     public io.xmlingest.app.http.Metrics metrics() {
         return metrics.registry();
+    }
+
+    /** Whether Kafka works for this worker: the same answer for the health check and the metric. */
+    private boolean kafkaUp() {
+        return (session != null || sharedConnected) && commitTrouble == null;
     }
 
     public Health health() {
@@ -156,6 +161,13 @@ public final class Worker implements Runnable {
                     }
                     process(next.get());
                     backoff = FIRST_BACKOFF_MS;
+                } catch (WorkOrderBlockedException e) {
+                    // Kafka is fine (it handed the order out): only this order waits, and Kafka is not reported down.
+                    sharedConnected = true;
+                    metrics.orderBlocked();
+                    LOG.warn("{}; trying again in {} ms", e.getMessage(), backoff);
+                    pause(backoff);
+                    backoff = Math.min(maxBackoffMillis, backoff * 2);
                 } catch (RetriableIngestException | KafkaException e) {
                     kafkaProblem = e.getMessage();
                     metrics.kafkaLost();

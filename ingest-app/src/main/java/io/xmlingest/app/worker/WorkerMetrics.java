@@ -36,6 +36,8 @@ final class WorkerMetrics implements IngestListener {
             "Time spent per phase: identify (hashing), scan, bind, serialize, publish (commit).", "phase");
     private final Counter kafkaFailures = registry.counter("xmlingest_kafka_failures_total",
             "Times the worker lost Kafka: a commit had to be retried, or the session reopened.");
+    private final Counter blockedOrders = registry.counter("xmlingest_work_orders_blocked_total",
+            "Times a work order was put back because its file could not be read here (workers sharing files).");
     private final Map<String, Double> progress = new ConcurrentHashMap<>();
     private final long progressIntervalNanos;
 
@@ -93,6 +95,10 @@ final class WorkerMetrics implements IngestListener {
 
     void kafkaLost() {
         kafkaFailures.inc();
+    }
+
+    void orderBlocked() {
+        blockedOrders.inc();
     }
 
     @Override

@@ -16,6 +16,8 @@ import io.xmlingest.core.pipeline.KafkaSession;
 import io.xmlingest.core.pipeline.RecordModel;
 import io.xmlingest.core.pipeline.ShardedFiles;
 import io.xmlingest.core.pipeline.TransactionalIngestion;
+import io.xmlingest.core.pipeline.WorkOrder;
+import io.xmlingest.core.publish.Envelope;
 import io.xmlingest.core.publish.MessageHeaders;
 import io.xmlingest.core.split.Shard;
 import io.xmlingest.core.split.StaxShardPlanner;
@@ -31,6 +33,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -165,6 +168,60 @@ class SharedWorkIT {
         assertThat(status.get(4).get("records").asLong()).isEqualTo(3000 - invalid);
         assertThat(WorkerHarness.report(h.done("x.xml")).get("outcome").asText()).isEqualTo("completed");
         assertThat(h.records()).hasSize((int) (3000 - invalid));
+    }
+
+    /**
+     * A work order whose file cannot be read here (a mount away) waits: it is put back and counted as
+     * blocked, while Kafka is reported up; once the file is there, its shards are ingested once.
+     */
+    @Test
+    void aWorkOrderWhoseFileCannotBeReadWaitsWithKafkaReportedUp() throws Exception {
+        Path inbox = Files.createDirectories(dir.resolve("inbox"));
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "work.shards", "3", "work.partitions", "3");
+        IngestConfig config = h.config();
+        Path source = DatagenCommand.generate(dir.resolve("y.xml"), 3000, 9, 0.01);
+        String fileId = FileIdentity.sha256(source);
+        Path shared = Files.createDirectories(inbox.resolve("sharded")).resolve(fileId + ".y.xml");
+        FileJob whole = new FileJob(shared, "y.xml", fileId, Files.size(source), null);
+        RecordModel model = IngestionPipeline.model(config);
+        List<Shard> plan = new StaxShardPlanner(model.elements(), IngestionPipeline.limits(config)).plan(source, "y.xml", 3);
+        TransactionalIngestion ingestion = new TransactionalIngestion(config, model, "test");
+        String workTopic = h.topic + ".work";
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", h.bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(workTopic, 3, (short) 1))).all().get();
+        }
+        // Cut and ordered as a worker does it, but the file is not where the orders say (yet).
+        try (KafkaSession session = KafkaSession.open(config, ingestion.topics(), "test-" + h.topic, () -> false, t -> { },
+                StartupTimeline.unwatched())) {
+            List<Envelope> messages = new ArrayList<>(new ShardedFiles(ingestion.topics(), "test").planned(whole, plan.size()));
+            for (Shard shard : plan) {
+                WorkOrder order = new WorkOrder(shared.toUri().toString(), "y.xml", fileId, whole.bytes(), shard);
+                messages.add(new Envelope(workTopic, order.key().getBytes(StandardCharsets.UTF_8), order.encode(),
+                        Map.of(), shard.index() % 3));
+            }
+            session.publisher().commit(messages);
+        }
+        try (WorkerHarness.Running w = h.start()) {
+            await("an order put back", WAIT, () -> w.worker().metrics().scrape()
+                    .matches("(?s).*xmlingest_work_orders_blocked_total [1-9].*"));
+            String metrics = w.worker().metrics().scrape();
+            assertThat(metrics).contains("xmlingest_kafka_failures_total 0").contains("xmlingest_kafka_up 1");
+            assertThat(w.worker().health().checks().get("kafka")).isEqualTo("UP");
+            assertThat(h.records()).isEmpty();
+
+            Path part = Files.copy(source, shared.resolveSibling(shared.getFileName() + ".part"));
+            Files.move(part, shared);
+            await("y.xml done", WAIT, () -> Files.exists(h.done("y.xml")));
+            assertThat(w.worker().metrics().scrape()).contains("xmlingest_kafka_failures_total 0");
+        }
+        long invalid = 0;
+        for (long i = 0; i < 3000; i++) {
+            invalid += DatagenCommand.isInvalid(i, 9, 0.01) ? 1 : 0;
+        }
+        assertThat(h.status()).extracting(e -> e.get("event").asText())
+                .containsExactly("started", "shard-completed", "shard-completed", "shard-completed", "completed");
+        assertThat(h.records()).hasSize((int) (3000 - invalid));
+        assertThat(h.records()).extracting(r -> WorkerHarness.header(r, MessageHeaders.RECORD_INDEX)).doesNotHaveDuplicates();
     }
 
     /**
