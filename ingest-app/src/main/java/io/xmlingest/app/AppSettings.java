@@ -75,6 +75,15 @@ public final class AppSettings {
             "Partitions of the work topic when a worker creates it: the most workers that can ingest shards at once.",
             between(1, 10_000));
 
+    public static final Setting<Long> COMPLETED_RETENTION_MS = Setting.of("worker.completed.retention.ms",
+            SettingType.LONG, 0L,
+            "How long the worker remembers a completed file. Meanwhile the same content dropped again is reported "
+                    + "already_ingested and publishes nothing; afterwards the file's checkpoint is deleted (a tombstone "
+                    + "on the checkpoint topic, and from memory), and the same content is ingested as a new file. "
+                    + "0: remembered for ever, at about 300 bytes of heap and one compacted entry per file. Set it "
+                    + "in days: longer than anyone might drop a file again by mistake.",
+            v -> v == 0 || v >= 1000 ? null : "must be 0 (for ever) or at least 1000 ms");
+
     /** Every setting the application reads: the pipeline's and its own. */
     public static final List<Setting<?>> ALL;
 
@@ -82,7 +91,7 @@ public final class AppSettings {
         List<Setting<?>> all = new ArrayList<>(IngestSettings.ALL);
         all.addAll(List.of(EMBEDDED_DATA_DIR, INBOX_DIR, WORKER_ID, INBOX_POLL_MS, INBOX_SETTLE_MS, HTTP_PORT,
                 HTTP_HOST, SHUTDOWN_TIMEOUT_MS, RETRY_MAX_BACKOFF_MS, PROGRESS_INTERVAL_MS, WORK_SHARDS, WORK_TOPIC,
-                WORK_PARTITIONS));
+                WORK_PARTITIONS, COMPLETED_RETENTION_MS));
         ALL = Collections.unmodifiableList(all);
     }
 }

@@ -101,6 +101,7 @@ final class SharedWork implements AutoCloseable {
     private final WorkerMetrics metrics;
     private final BooleanSupplier stopping;
     private final Consumer<String> trouble;
+    private final CompletedRetention retention;
     private KafkaConsumer<byte[], byte[]> work;
     /**
      * The checkpoints, read on as they come: the sweep looks at them without fencing anyone (only a
@@ -116,6 +117,7 @@ final class SharedWork implements AutoCloseable {
                WorkerMetrics metrics, BooleanSupplier stopping, Consumer<String> trouble) {
         this.config = config;
         this.topics = ingestion.topics();
+        this.retention = new CompletedRetention(config, topics.checkpoints());
         this.workTopic = workTopic(config);
         this.workerId = workerId;
         this.inbox = inbox;
@@ -166,6 +168,13 @@ final class SharedWork implements AutoCloseable {
     private void sweep() {
         inbox.takeOverClaims(CLAIM_STALE_MILLIS);
         checkpoints.refresh();
+        List<String> old = retention.due(checkpoints);
+        if (!old.isEmpty()) {
+            try (KafkaSession session = KafkaSession.open(config, checkpoints, "xmlingest-" + topics.records()
+                    + "-retention-" + workerId, stopping, trouble)) {
+                retention.delete(old, checkpoints, session.publisher());
+            }
+        }
         for (Path file : inbox.sharded()) {
             String fileId = Inbox.shardedFileId(file);
             Optional<Checkpoint> c = checkpoints.find(fileId);

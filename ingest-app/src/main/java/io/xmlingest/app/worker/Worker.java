@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -54,6 +55,7 @@ public final class Worker implements Runnable {
     private final WorkerMetrics metrics;
     private final StartupTimeline startup;
     private final ClaimIdentity identities = new ClaimIdentity(FileIdentity::sha256);
+    private final CompletedRetention retention;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
 
@@ -79,6 +81,7 @@ public final class Worker implements Runnable {
         this.config = config;
         this.model = model;
         this.topics = TopicNames.of(config);
+        this.retention = new CompletedRetention(config, topics.checkpoints());
         this.startup = startup;
         this.workerId = workerId;
         this.inbox = new Inbox(inboxDir, workerId, config.get(AppSettings.INBOX_SETTLE_MS), Clock.systemUTC());
@@ -156,11 +159,14 @@ public final class Worker implements Runnable {
                     }
                     Optional<Path> next = inbox.unfinished().stream().findFirst().or(inbox::claimNext);
                     if (next.isEmpty()) {
+                        forgetOldFiles();
                         pause(pollMillis);
                         continue;
                     }
                     process(next.get());
                     backoff = FIRST_BACKOFF_MS;
+                    // Between files, not before the first: a restart resumes its file before anything else.
+                    forgetOldFiles();
                 } catch (WorkOrderBlockedException e) {
                     // Kafka is fine (it handed the order out): only this order waits, and Kafka is not reported down.
                     sharedConnected = true;
@@ -207,6 +213,13 @@ public final class Worker implements Runnable {
                 stopped.countDown();
                 LOG.info("worker {} stopped", workerId);
             }
+        }
+    }
+
+    private void forgetOldFiles() {
+        List<String> keys = retention.due(session.checkpoints());
+        if (!keys.isEmpty()) {
+            retention.delete(keys, session.checkpoints(), session.publisher());
         }
     }
 

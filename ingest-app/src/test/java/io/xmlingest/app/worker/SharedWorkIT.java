@@ -132,7 +132,8 @@ class SharedWorkIT {
     @Test
     void aFileWhoseShardsAllEndedButWasNotEndedIsEndedByTheNextWorkerToLook() throws Exception {
         Path inbox = Files.createDirectories(dir.resolve("inbox"));
-        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "work.shards", "3");
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "work.shards", "3",
+                "worker.completed.retention.ms", "5000");
         IngestConfig config = h.config();
         Path source = DatagenCommand.generate(dir.resolve("x.xml"), 3000, 9, 0.01);
         String fileId = FileIdentity.sha256(source);
@@ -157,6 +158,11 @@ class SharedWorkIT {
                 .containsExactly("started", "shard-completed", "shard-completed", "shard-completed");
         try (WorkerHarness.Running w = h.start()) {
             await("x.xml done", WAIT, () -> Files.exists(h.done("x.xml")));
+            // worker.completed.retention.ms: the ended file's checkpoint and its shards' are deleted.
+            await("the file's checkpoints deleted", WAIT, () -> TestBroker.readCommitted(h.bootstrap, h.topic + ".checkpoints")
+                    .stream().filter(r -> r.value() == null).map(r -> new String(r.key(), StandardCharsets.UTF_8))
+                    .collect(java.util.stream.Collectors.toSet())
+                    .containsAll(List.of(fileId, fileId + "/0", fileId + "/1", fileId + "/2")));
         }
         List<JsonNode> status = h.status();
         assertThat(status).extracting(e -> e.get("event").asText())

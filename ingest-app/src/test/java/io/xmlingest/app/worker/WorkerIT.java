@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.xmlingest.app.TestBroker;
 import io.xmlingest.app.cli.Main;
 import io.xmlingest.app.http.HttpEndpoints;
+import io.xmlingest.core.pipeline.FileIdentity;
 import io.xmlingest.core.publish.MessageHeaders;
 import io.xmlingest.datagen.DatagenCommand;
 import java.io.RandomAccessFile;
@@ -143,6 +144,35 @@ class WorkerIT {
         assertThat(h.status()).extracting(s -> s.get("event").asText())
                 .containsExactly("started", "completed", "started", "completed");
         assertThat(h.status().get(0).get("fileId").asText()).isNotEqualTo(h.status().get(2).get("fileId").asText());
+    }
+
+    /**
+     * worker.completed.retention.ms: within it the same content is already ingested; after it the
+     * file's checkpoint is deleted on the topic (so a worker started afresh does not know it either)
+     * and the same content is ingested as a new file.
+     */
+    @Test
+    void aCompletedFileIsForgottenAfterTheRetentionAndItsContentIsThenNew() throws Exception {
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "worker.completed.retention.ms", "8000");
+        String fileId = FileIdentity.sha256(persons);
+        try (WorkerHarness.Running w = h.start()) {
+            h.drop(persons, "a.xml");
+            await("a.xml done", WAIT, () -> Files.exists(h.done("a.xml")));
+            h.drop(persons, "b.xml");
+            await("b.xml done", WAIT, () -> Files.exists(h.done("b.xml")));
+            await("the checkpoint deleted", WAIT, () -> TestBroker.readCommitted(h.bootstrap, h.topic + ".checkpoints")
+                    .stream().anyMatch(r -> r.value() == null && fileId.equals(new String(r.key(), StandardCharsets.UTF_8))));
+        }
+        assertThat(report(h.done("b.xml")).get("outcome").asText()).isEqualTo("already_ingested");
+        try (WorkerHarness.Running w = h.start()) {
+            h.drop(persons, "c.xml");
+            await("c.xml done", WAIT, () -> Files.exists(h.done("c.xml")));
+        }
+        assertThat(report(h.done("c.xml")).get("outcome").asText()).isEqualTo("completed");
+        long valid = 3000 - invalidCount(3000);
+        assertThat(h.records()).hasSize((int) (2 * valid));
+        assertThat(h.status()).extracting(st -> st.get("event").asText())
+                .containsExactly("started", "completed", "started", "completed");
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.xmlingest.core.checkpoint;
 
+import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -17,6 +19,16 @@ public interface CheckpointStore extends AutoCloseable {
 
     /** Records a checkpoint this process has just committed. */
     void committed(Checkpoint checkpoint);
+
+    /**
+     * What to delete to forget the files that completed before {@code epochMillis} (by when their
+     * completed checkpoint was written): each such file's key and, for a file cut into shards, its
+     * shards' keys. Nothing is forgotten here; see {@link #forget}.
+     */
+    List<String> completedBefore(long epochMillis);
+
+    /** Forgets what is stored under these keys, once their deletion is committed. */
+    void forget(Collection<String> keys);
 
     @Override
     void close();

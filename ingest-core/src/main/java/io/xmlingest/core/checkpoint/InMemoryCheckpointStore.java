@@ -1,5 +1,7 @@
 package io.xmlingest.core.checkpoint;
 
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -8,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class InMemoryCheckpointStore implements CheckpointStore {
 
     private final Map<String, Checkpoint> byFile = new ConcurrentHashMap<>();
+    private final Map<String, Long> completedAt = new ConcurrentHashMap<>();
 
     @Override
     public void refresh() {
@@ -21,6 +24,20 @@ public final class InMemoryCheckpointStore implements CheckpointStore {
     @Override
     public void committed(Checkpoint checkpoint) {
         byFile.put(checkpoint.key(), checkpoint);
+        CompletedFiles.note(completedAt, checkpoint, System.currentTimeMillis());
+    }
+
+    @Override
+    public List<String> completedBefore(long epochMillis) {
+        return CompletedFiles.before(completedAt, byFile, epochMillis);
+    }
+
+    @Override
+    public void forget(Collection<String> keys) {
+        for (String key : keys) {
+            byFile.remove(key);
+            completedAt.remove(key);
+        }
     }
 
     @Override

@@ -1,7 +1,9 @@
 package io.xmlingest.core.checkpoint;
 
 import io.xmlingest.core.error.RetriableIngestException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,8 +22,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads the compacted checkpoint topic with a read_committed consumer, so it sees exactly the
  * checkpoints whose records were committed with them. The latest checkpoint per file is kept in
- * memory: one small entry per file ever ingested, which compaction also bounds on the broker, and
- * one per shard of a file cut into shards until that file has ended.
+ * memory: one small entry per file ingested (for ever, unless the worker deletes completed files'
+ * checkpoints after {@code checkpoint.completed.retention.ms}), which compaction also bounds on the
+ * broker, and one per shard of a file cut into shards until that file has ended.
  */
 public final class KafkaCheckpointStore implements CheckpointStore {
 
@@ -31,6 +34,7 @@ public final class KafkaCheckpointStore implements CheckpointStore {
     private final String topic;
     private final Duration timeout;
     private final Map<String, Checkpoint> byFile = new HashMap<>();
+    private final Map<String, Long> completedAt = new HashMap<>();
 
     /** @param consumerProperties bootstrap servers and security settings; the rest is set here */
     public KafkaCheckpointStore(Properties consumerProperties, String topic, Duration timeout) {
@@ -107,6 +111,12 @@ public final class KafkaCheckpointStore implements CheckpointStore {
 
     private void apply(ConsumerRecord<byte[], byte[]> r) {
         if (r.value() == null) {
+            // A deletion (checkpoint.completed.retention.ms): the file is forgotten.
+            if (r.key() != null) {
+                String key = new String(r.key(), StandardCharsets.UTF_8);
+                byFile.remove(key);
+                completedAt.remove(key);
+            }
             return;
         }
         try {
@@ -119,6 +129,7 @@ public final class KafkaCheckpointStore implements CheckpointStore {
             Checkpoint held = byFile.get(c.key());
             if (held == null || !c.isBehind(held)) {
                 byFile.put(c.key(), c);
+                CompletedFiles.note(completedAt, c, r.timestamp());
                 forgetShardsOnceEnded(c);
             }
         } catch (IllegalArgumentException e) {
@@ -136,7 +147,21 @@ public final class KafkaCheckpointStore implements CheckpointStore {
     @Override
     public synchronized void committed(Checkpoint checkpoint) {
         byFile.put(checkpoint.key(), checkpoint);
+        CompletedFiles.note(completedAt, checkpoint, System.currentTimeMillis());
         forgetShardsOnceEnded(checkpoint);
+    }
+
+    @Override
+    public synchronized List<String> completedBefore(long epochMillis) {
+        return CompletedFiles.before(completedAt, byFile, epochMillis);
+    }
+
+    @Override
+    public synchronized void forget(Collection<String> keys) {
+        for (String key : keys) {
+            byFile.remove(key);
+            completedAt.remove(key);
+        }
     }
 
     /**
