@@ -80,9 +80,10 @@ public final class AppSettings {
             "How long the worker remembers a completed file. Meanwhile the same content dropped again is reported "
                     + "already_ingested and publishes nothing; afterwards the file's checkpoint is deleted (a tombstone "
                     + "on the checkpoint topic, and from memory), and the same content is ingested as a new file. "
-                    + "0: remembered for ever, at about 300 bytes of heap and one compacted entry per file. Set it "
-                    + "in days: longer than anyone might drop a file again by mistake.",
-            v -> v == 0 || v >= 1000 ? null : "must be 0 (for ever) or at least 1000 ms");
+                    + "0: remembered for ever, one entry per file in the worker's memory and on the compacted topic. Otherwise "
+                    + "at least an hour (3600000); days are the usual choice: longer than anyone might drop a file "
+                    + "again by mistake.",
+            v -> v == 0 || v >= 3_600_000 ? null : "must be 0 (for ever) or at least 3600000 (an hour)");
 
     /** Every setting the application reads: the pipeline's and its own. */
     public static final List<Setting<?>> ALL;

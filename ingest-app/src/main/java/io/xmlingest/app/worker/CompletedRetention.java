@@ -6,10 +6,12 @@ import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.publish.Envelope;
 import io.xmlingest.core.publish.TransactionalPublisher;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import java.util.Set;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,32 +20,52 @@ import org.slf4j.LoggerFactory;
  * checkpoints (a whole file's, and its shards' if it was cut) are deleted with tombstones on the
  * compacted checkpoint topic, committed like any checkpoint, and then from the store's memory. So
  * a long-lived worker holds what it ingested within the retention, not everything it ever did.
+ *
+ * <p>A tombstone cannot be made conditional on what it deletes, so what is deleted is worked out
+ * just before: from the store read up to then, leaving out every file some worker of the inbox has
+ * in hand (a completed file not yet moved on still needs its checkpoint). The retention is at least
+ * an hour, far longer than the seconds in which a rebalance hands a finished work order out again.
  */
 final class CompletedRetention {
 
     private static final Logger LOG = LoggerFactory.getLogger(CompletedRetention.class);
-    private static final long MAX_CHECK_NANOS = TimeUnit.MINUTES.toNanos(1);
+    private static final long CHECK_MILLIS = 60_000;
     // Deletions per transaction: a long-idle worker's first look may find a great many.
     private static final int BATCH = 10_000;
 
     private final long retentionMillis;
-    private final long checkNanos;
     private final String topic;
-    private long lastCheck;
+    private final Clock clock;
+    private long lastCheck = Long.MIN_VALUE;
 
-    CompletedRetention(IngestConfig config, String checkpointTopic) {
+    CompletedRetention(IngestConfig config, String checkpointTopic, Clock clock) {
         this.retentionMillis = config.get(AppSettings.COMPLETED_RETENTION_MS);
-        this.checkNanos = Math.min(MAX_CHECK_NANOS, TimeUnit.MILLISECONDS.toNanos(retentionMillis));
         this.topic = checkpointTopic;
+        this.clock = clock;
     }
 
-    /** The keys to delete now; empty when retention is off, it is not yet time to look, or nothing is old enough. */
-    List<String> due(CheckpointStore store) {
-        if (retentionMillis == 0 || (lastCheck != 0 && System.nanoTime() - lastCheck < checkNanos)) {
+    /**
+     * The keys to delete now: empty when retention is off, the last look was less than a minute
+     * ago, or nothing is old enough. Reads the store up to now first.
+     */
+    List<String> due(CheckpointStore store, Supplier<Set<String>> inHand) {
+        long now = clock.millis();
+        if (retentionMillis == 0 || (lastCheck != Long.MIN_VALUE && now - lastCheck < CHECK_MILLIS)) {
             return List.of();
         }
-        lastCheck = System.nanoTime();
-        return store.completedBefore(System.currentTimeMillis() - retentionMillis);
+        lastCheck = now;
+        store.refresh();
+        List<String> keys = store.completedBefore(now - retentionMillis);
+        if (keys.isEmpty()) {
+            return keys;
+        }
+        Set<String> held = inHand.get();
+        return keys.stream().filter(k -> !held.contains(fileIdOf(k))).toList();
+    }
+
+    private static String fileIdOf(String key) {
+        int slash = key.indexOf('/');
+        return slash < 0 ? key : key.substring(0, slash);
     }
 
     /** Commits the deletions of {@code keys} and forgets them; a failed commit leaves them for the next look. */

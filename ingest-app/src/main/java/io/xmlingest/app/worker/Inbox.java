@@ -17,8 +17,10 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -177,6 +179,30 @@ final class Inbox {
     /** Files cut into shards that are not finished, or whose end was committed but not yet moved. */
     List<Path> sharded() {
         return list(sharded, false);
+    }
+
+    /**
+     * The file ids of what any worker has in hand here: recorded beside the files in every
+     * {@code processing/} folder, and in the names of {@code sharded/} files. Their checkpoints are
+     * needed until the files are moved on, however long ago they completed.
+     */
+    Set<String> fileIdsInHand() {
+        Set<String> ids = new HashSet<>();
+        try (DirectoryStream<Path> owners = Files.newDirectoryStream(processing.getParent())) {
+            for (Path owner : owners) {
+                if (Files.isDirectory(owner)) {
+                    for (Path claimed : list(owner, false)) {
+                        recordedIdentity(claimed).ifPresent(r -> ids.add(r.sha256()));
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + processing.getParent(), e);
+        }
+        for (Path file : sharded()) {
+            ids.add(shardedFileId(file));
+        }
+        return ids;
     }
 
     /**

@@ -27,8 +27,10 @@ import io.xmlingest.core.split.ShardPlanner;
 import io.xmlingest.core.split.StaxShardPlanner;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemNotFoundException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.ProviderNotFoundException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -114,10 +116,10 @@ final class SharedWork implements AutoCloseable {
     private final Set<Path> failedCuts = new HashSet<>();
 
     SharedWork(IngestConfig config, RecordModel model, TransactionalIngestion ingestion, Inbox inbox, String workerId,
-               WorkerMetrics metrics, BooleanSupplier stopping, Consumer<String> trouble) {
+               WorkerMetrics metrics, BooleanSupplier stopping, Consumer<String> trouble, CompletedRetention retention) {
         this.config = config;
         this.topics = ingestion.topics();
-        this.retention = new CompletedRetention(config, topics.checkpoints());
+        this.retention = retention;
         this.workTopic = workTopic(config);
         this.workerId = workerId;
         this.inbox = inbox;
@@ -168,13 +170,6 @@ final class SharedWork implements AutoCloseable {
     private void sweep() {
         inbox.takeOverClaims(CLAIM_STALE_MILLIS);
         checkpoints.refresh();
-        List<String> old = retention.due(checkpoints);
-        if (!old.isEmpty()) {
-            try (KafkaSession session = KafkaSession.open(config, checkpoints, "xmlingest-" + topics.records()
-                    + "-retention-" + workerId, stopping, trouble)) {
-                retention.delete(old, checkpoints, session.publisher());
-            }
-        }
         for (Path file : inbox.sharded()) {
             String fileId = Inbox.shardedFileId(file);
             Optional<Checkpoint> c = checkpoints.find(fileId);
@@ -191,6 +186,14 @@ final class SharedWork implements AutoCloseable {
                     throw e;
                 }
                 // moved on by another worker meanwhile
+            }
+        }
+        // After the files above were seen to: one ended but not yet moved keeps its checkpoint (it is in hand).
+        List<String> old = retention.due(checkpoints, inbox::fileIdsInHand);
+        if (!old.isEmpty()) {
+            try (KafkaSession session = KafkaSession.open(config, checkpoints, "xmlingest-" + topics.records()
+                    + "-retention-" + workerId, stopping, trouble)) {
+                retention.delete(old, checkpoints, session.publisher());
             }
         }
     }
@@ -358,12 +361,16 @@ final class SharedWork implements AutoCloseable {
         } catch (WorkOrderBlockedException e) {
             work.seek(partition, record.offset());
             throw e;
-        } catch (RuntimeException e) {
-            // Not this worker's to end (a URI no file system here resolves, a failure Kafka would not take):
-            // it is retried like a file that cannot be read, and the worker never exits over one order.
+        } catch (UncheckedIOException e) {
             work.seek(partition, record.offset());
-            throw new WorkOrderBlockedException(order.shard() + " of " + order.name() + " (" + order.uri()
-                    + ") could not be ingested here: " + e + "; the order is taken up again", e);
+            throw new WorkOrderBlockedException("reading " + order.uri() + " for " + order.shard() + " of " + order.name()
+                    + " failed: " + e.getMessage() + "; the order is taken up again", e);
+        } catch (RuntimeException e) {
+            // Not this worker's to end (a failure Kafka would not take): it retries as it does for Kafka,
+            // and never exits over one order.
+            work.seek(partition, record.offset());
+            throw new RetriableIngestException(order.shard() + " of " + order.name() + " (" + order.uri()
+                    + ") could not be ingested here: " + e + "; it is taken up again", null, null, e);
         }
         if (ended == ShardEnd.STOPPED) {
             work.seek(partition, record.offset());
@@ -381,6 +388,22 @@ final class SharedWork implements AutoCloseable {
         }
     }
 
+    /** A mount away for a while must not fail the file: the order is taken up again later. */
+    private static WorkOrderBlockedException unreadable(WorkOrder order) {
+        return new WorkOrderBlockedException("cannot read " + order.uri() + " for " + order.shard() + " of "
+                + order.name() + "; the order is taken up again until the file is readable", null);
+    }
+
+    /** The order's file; a URI no file system here resolves blocks the order rather than fail its file. */
+    private static Path pathOf(WorkOrder order) {
+        try {
+            return order.path();
+        } catch (IllegalArgumentException | FileSystemNotFoundException | ProviderNotFoundException | SecurityException e) {
+            throw new WorkOrderBlockedException("cannot resolve " + order.uri() + " for " + order.shard() + " of "
+                    + order.name() + " here: " + e + "; the order is taken up again", e);
+        }
+    }
+
     /** How a shard's run went. */
     private enum ShardEnd {
         /** The worker is stopping; the shard goes on from its checkpoint later, here or elsewhere. */
@@ -393,7 +416,15 @@ final class SharedWork implements AutoCloseable {
 
     /** Ingests a shard from its checkpoint. */
     private ShardEnd ingest(WorkOrder order) {
-        Path file = order.path();
+        Path file = pathOf(order);
+        // Looked at before a session (a producer, and the fencing of its predecessor) is opened for the order:
+        // a blocked order comes back every few seconds. An order its checkpoints answer needs no file.
+        checkpoints.refresh();
+        boolean answered = checkpoints.find(order.key()).filter(Checkpoint::isFinished).isPresent()
+                || checkpoints.find(order.fileId()).filter(Checkpoint::isFinished).isPresent();
+        if (!answered && !Files.isReadable(file)) {
+            throw unreadable(order);
+        }
         try (KafkaSession session = KafkaSession.open(config, checkpoints, "xmlingest-" + topics.records() + "-"
                 + order.key(), stopping, trouble)) {
             Checkpoint from = session.checkpoints().find(order.key()).orElse(null);
@@ -404,9 +435,7 @@ final class SharedWork implements AutoCloseable {
                 return ShardEnd.FILE_MAY_END;
             }
             if (!Files.isReadable(file)) {
-                // A mount away for a while must not fail the file: the order is taken up again later.
-                throw new WorkOrderBlockedException("cannot read " + order.uri() + " for " + order.shard() + " of "
-                        + order.name() + "; the order is taken up again until the file is readable", null);
+                throw unreadable(order);
             }
             LOG.info("ingesting {} of {} (records from {}{})", order.shard(), order.name(), order.shard().firstRecordIndex(),
                     from == null ? "" : ", resuming at record " + from.nextRecordIndex());

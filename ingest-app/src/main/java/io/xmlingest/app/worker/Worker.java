@@ -78,10 +78,16 @@ public final class Worker implements Runnable {
      */
     public Worker(IngestConfig config, Supplier<RecordModel> model, Path inboxDir, String workerId,
                   StartupTimeline startup) {
+        this(config, model, inboxDir, workerId, startup, Clock.systemUTC());
+    }
+
+    /** @param clock what worker.completed.retention.ms is measured against; tests move it on */
+    Worker(IngestConfig config, Supplier<RecordModel> model, Path inboxDir, String workerId, StartupTimeline startup,
+           Clock clock) {
         this.config = config;
         this.model = model;
         this.topics = TopicNames.of(config);
-        this.retention = new CompletedRetention(config, topics.checkpoints());
+        this.retention = new CompletedRetention(config, topics.checkpoints(), clock);
         this.startup = startup;
         this.workerId = workerId;
         this.inbox = new Inbox(inboxDir, workerId, config.get(AppSettings.INBOX_SETTLE_MS), Clock.systemUTC());
@@ -140,7 +146,7 @@ public final class Worker implements Runnable {
             ingestion = new TransactionalIngestion(config, records, workerId);
             if (sharing) {
                 shared = new SharedWork(config, records, ingestion, inbox, workerId, metrics, this::stopping,
-                        this::commitTrouble);
+                        this::commitTrouble, retention);
             }
             while (!stopping()) {
                 try {
@@ -217,7 +223,7 @@ public final class Worker implements Runnable {
     }
 
     private void forgetOldFiles() {
-        List<String> keys = retention.due(session.checkpoints());
+        List<String> keys = retention.due(session.checkpoints(), inbox::fileIdsInHand);
         if (!keys.isEmpty()) {
             retention.delete(keys, session.checkpoints(), session.publisher());
         }

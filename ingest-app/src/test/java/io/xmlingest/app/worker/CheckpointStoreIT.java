@@ -107,6 +107,43 @@ class CheckpointStoreIT {
         }
     }
 
+    /**
+     * worker.completed.retention.ms deletes completed files with tombstones. A store forgets a file on
+     * reading its tombstone, but not one it has since taken up again: a tombstone read late must not
+     * undo this process's newer checkpoint.
+     */
+    @Test
+    void aTombstoneForgetsACompletedFileButNotOneTakenUpSince() throws Exception {
+        String bootstrap = TestBroker.bootstrapServers();
+        String topic = checkpointTopic(bootstrap);
+        Properties consumer = new Properties();
+        consumer.put("bootstrap.servers", bootstrap);
+        Checkpoint gone = new Checkpoint("f4", "d.xml", FileState.COMPLETED, 10, null, 10, 0, 1, null);
+        Checkpoint again = new Checkpoint("f5", "e.xml", FileState.COMPLETED, 10, null, 10, 0, 1, null);
+        try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap);
+             KafkaCheckpointStore store = new KafkaCheckpointStore(consumer, topic, Duration.ofSeconds(30))) {
+            for (Checkpoint c : List.of(gone, again)) {
+                producer.send(new ProducerRecord<>(topic, c.key().getBytes(), CheckpointCodec.encode(c))).get();
+            }
+            store.refresh();
+            assertThat(store.find("f4")).isPresent();
+            assertThat(store.completedBefore(System.currentTimeMillis() + 1)).containsExactlyInAnyOrder("f4", "f5");
+            // f5 is dropped again after someone else deleted it, and this process has started on it.
+            store.committed(new Checkpoint("f5", "e.xml", FileState.IN_PROGRESS, 4, null, 4, 0, 1, null));
+            producer.send(new ProducerRecord<>(topic, "f4".getBytes(), null)).get();
+            producer.send(new ProducerRecord<>(topic, "f5".getBytes(), null)).get();
+            store.refresh();
+            assertThat(store.find("f4")).isEmpty();
+            assertThat(store.find("f5")).get().extracting(Checkpoint::state).isEqualTo(FileState.IN_PROGRESS);
+            assertThat(store.completedBefore(System.currentTimeMillis() + 1)).isEmpty();
+        }
+        try (KafkaCheckpointStore fresh = new KafkaCheckpointStore(consumer, topic, Duration.ofSeconds(30))) {
+            fresh.refresh();
+            assertThat(fresh.find("f4")).isEmpty();
+            assertThat(fresh.find("f5")).isEmpty();
+        }
+    }
+
     private static Checkpoint shard(String key, int shard, long next) {
         String fileId = key.substring(0, key.indexOf('/'));
         return new Checkpoint(fileId, "a.xml", FileState.IN_PROGRESS, next, null, next, 0, 1, null, shard, 0);

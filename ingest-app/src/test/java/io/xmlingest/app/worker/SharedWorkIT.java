@@ -133,7 +133,7 @@ class SharedWorkIT {
     void aFileWhoseShardsAllEndedButWasNotEndedIsEndedByTheNextWorkerToLook() throws Exception {
         Path inbox = Files.createDirectories(dir.resolve("inbox"));
         WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "work.shards", "3",
-                "worker.completed.retention.ms", "5000");
+                "worker.completed.retention.ms", "3600000");
         IngestConfig config = h.config();
         Path source = DatagenCommand.generate(dir.resolve("x.xml"), 3000, 9, 0.01);
         String fileId = FileIdentity.sha256(source);
@@ -158,7 +158,8 @@ class SharedWorkIT {
                 .containsExactly("started", "shard-completed", "shard-completed", "shard-completed");
         try (WorkerHarness.Running w = h.start()) {
             await("x.xml done", WAIT, () -> Files.exists(h.done("x.xml")));
-            // worker.completed.retention.ms: the ended file's checkpoint and its shards' are deleted.
+            // worker.completed.retention.ms: two hours on, the ended file's checkpoint and its shards' are deleted.
+            h.clock.advance(Duration.ofHours(2));
             await("the file's checkpoints deleted", WAIT, () -> TestBroker.readCommitted(h.bootstrap, h.topic + ".checkpoints")
                     .stream().filter(r -> r.value() == null).map(r -> new String(r.key(), StandardCharsets.UTF_8))
                     .collect(java.util.stream.Collectors.toSet())

@@ -9,16 +9,22 @@ import io.xmlingest.app.AppSettings;
 import io.xmlingest.app.TestBroker;
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.pipeline.IngestionPipeline;
+import io.xmlingest.core.pipeline.RecordModel;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -32,6 +38,36 @@ final class WorkerHarness {
     final String topic;
     final Path inbox;
     final Map<String, String> settings = new HashMap<>();
+    /** The workers' clock for worker.completed.retention.ms, which a test moves on instead of waiting hours. */
+    final MovableClock clock = new MovableClock();
+
+    static final class MovableClock extends Clock {
+        private final AtomicLong ahead = new AtomicLong();
+
+        void advance(Duration by) {
+            ahead.addAndGet(by.toMillis());
+        }
+
+        @Override
+        public long millis() {
+            return System.currentTimeMillis() + ahead.get();
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.ofEpochMilli(millis());
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            throw new UnsupportedOperationException("a test clock in UTC");
+        }
+    }
 
     WorkerHarness(String bootstrap, Path inbox, String... keyValues) {
         this.bootstrap = bootstrap;
@@ -65,7 +101,9 @@ final class WorkerHarness {
 
     Running start() {
         IngestConfig config = config();
-        Worker w = new Worker(config, IngestionPipeline.model(config), inbox, config.get(AppSettings.WORKER_ID));
+        RecordModel model = IngestionPipeline.model(config);
+        Worker w = new Worker(config, () -> model, inbox, config.get(AppSettings.WORKER_ID), StartupTimeline.unwatched(),
+                clock);
         Thread t = new Thread(w, "worker-" + topic);
         t.start();
         return new Running(w, t);

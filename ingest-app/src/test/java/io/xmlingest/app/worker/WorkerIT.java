@@ -153,13 +153,14 @@ class WorkerIT {
      */
     @Test
     void aCompletedFileIsForgottenAfterTheRetentionAndItsContentIsThenNew() throws Exception {
-        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "worker.completed.retention.ms", "8000");
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "worker.completed.retention.ms", "3600000");
         String fileId = FileIdentity.sha256(persons);
         try (WorkerHarness.Running w = h.start()) {
             h.drop(persons, "a.xml");
             await("a.xml done", WAIT, () -> Files.exists(h.done("a.xml")));
             h.drop(persons, "b.xml");
             await("b.xml done", WAIT, () -> Files.exists(h.done("b.xml")));
+            h.clock.advance(Duration.ofHours(2));
             await("the checkpoint deleted", WAIT, () -> TestBroker.readCommitted(h.bootstrap, h.topic + ".checkpoints")
                     .stream().anyMatch(r -> r.value() == null && fileId.equals(new String(r.key(), StandardCharsets.UTF_8))));
         }

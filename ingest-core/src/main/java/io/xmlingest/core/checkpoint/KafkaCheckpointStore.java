@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * Reads the compacted checkpoint topic with a read_committed consumer, so it sees exactly the
  * checkpoints whose records were committed with them. The latest checkpoint per file is kept in
  * memory: one small entry per file ingested (for ever, unless the worker deletes completed files'
- * checkpoints after {@code checkpoint.completed.retention.ms}), which compaction also bounds on the
+ * checkpoints after {@code worker.completed.retention.ms}), which compaction also bounds on the
  * broker, and one per shard of a file cut into shards until that file has ended.
  */
 public final class KafkaCheckpointStore implements CheckpointStore {
@@ -111,11 +111,17 @@ public final class KafkaCheckpointStore implements CheckpointStore {
 
     private void apply(ConsumerRecord<byte[], byte[]> r) {
         if (r.value() == null) {
-            // A deletion (checkpoint.completed.retention.ms): the file is forgotten.
+            // A deletion (worker.completed.retention.ms) of a completed file nobody has taken up again. One
+            // read late, after this process took the file up again or completed it anew, must not undo that:
+            // then what is held is newer than the deletion, and stays.
             if (r.key() != null) {
                 String key = new String(r.key(), StandardCharsets.UTF_8);
-                byFile.remove(key);
-                completedAt.remove(key);
+                Checkpoint held = byFile.get(key);
+                Long at = completedAt.get(key);
+                if (held == null || (held.shard() < 0 && at != null && at <= r.timestamp())) {
+                    byFile.remove(key);
+                    completedAt.remove(key);
+                }
             }
             return;
         }
