@@ -76,8 +76,7 @@ class CheckpointStoreIT {
     void anEndedFilesShardCheckpointsAreLetGoAndNotTakenBack() throws Exception {
         String bootstrap = TestBroker.bootstrapServers();
         String topic = checkpointTopic(bootstrap);
-        Properties consumer = new Properties();
-        consumer.put("bootstrap.servers", bootstrap);
+        Properties consumer = consumer(bootstrap);
         Checkpoint ended = new Checkpoint("f2", "b.xml", FileState.COMPLETED, 1200, null, 1200, 0, 3, null, -1, 2);
         try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap);
              KafkaCheckpointStore early = new KafkaCheckpointStore(consumer, topic, Duration.ofSeconds(30))) {
@@ -116,8 +115,7 @@ class CheckpointStoreIT {
     void aTombstoneForgetsACompletedFileButNotOneTakenUpSince() throws Exception {
         String bootstrap = TestBroker.bootstrapServers();
         String topic = checkpointTopic(bootstrap);
-        Properties consumer = new Properties();
-        consumer.put("bootstrap.servers", bootstrap);
+        Properties consumer = consumer(bootstrap);
         Checkpoint gone = new Checkpoint("f4", "d.xml", FileState.COMPLETED, 10, null, 10, 0, 1, null);
         Checkpoint again = new Checkpoint("f5", "e.xml", FileState.COMPLETED, 10, null, 10, 0, 1, null);
         try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap);
@@ -158,6 +156,12 @@ class CheckpointStoreIT {
         return topic;
     }
 
+    private static Properties consumer(String bootstrap) {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", bootstrap);
+        return p;
+    }
+
     private static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -181,8 +185,7 @@ class CheckpointStoreIT {
                         checkpoint(FileState.IN_PROGRESS, next, next)))).get();
             }
         }
-        Properties consumer = new Properties();
-        consumer.put("bootstrap.servers", bootstrap);
+        Properties consumer = consumer(bootstrap);
         try (KafkaCheckpointStore store = new KafkaCheckpointStore(consumer, topic, Duration.ofSeconds(30))) {
             // What the worker records when its last commit returns, before the topic shows it.
             store.committed(checkpoint(FileState.COMPLETED, 3000, 3000));
