@@ -77,12 +77,12 @@ public final class AppSettings {
 
     public static final Setting<Long> COMPLETED_RETENTION_MS = Setting.of("worker.completed.retention.ms",
             SettingType.LONG, 0L,
-            "How long the worker remembers a completed file. Meanwhile the same content dropped again is reported "
-                    + "already_ingested and publishes nothing; afterwards the file's checkpoint is deleted (a tombstone "
-                    + "on the checkpoint topic, and from memory), and the same content is ingested as a new file. "
-                    + "0: remembered for ever, one entry per file in the worker's memory and on the compacted topic. Otherwise "
-                    + "at least an hour (3600000); days are the usual choice: longer than anyone might drop a file "
-                    + "again by mistake.",
+            "How long the workers of an inbox remember a file they completed (give them all the same value). "
+                    + "Meanwhile the same content dropped again is reported already_ingested and publishes nothing; "
+                    + "afterwards the file's checkpoint is deleted (a tombstone on the checkpoint topic, and from "
+                    + "memory), and the same content is ingested as a new file. 0: remembered for ever, one entry per "
+                    + "file in each worker's memory and on the compacted topic. Otherwise at least an hour (3600000); "
+                    + "days are the usual choice: longer than anyone might drop a file again by mistake.",
             v -> v == 0 || v >= 3_600_000 ? null : "must be 0 (for ever) or at least 3600000 (an hour)");
 
     /** Every setting the application reads: the pipeline's and its own. */

@@ -5,13 +5,13 @@ import io.xmlingest.core.checkpoint.CheckpointStore;
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.publish.Envelope;
 import io.xmlingest.core.publish.TransactionalPublisher;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,9 +22,9 @@ import org.slf4j.LoggerFactory;
  * a long-lived worker holds what it ingested within the retention, not everything it ever did.
  *
  * <p>A tombstone cannot be made conditional on what it deletes, so what is deleted is worked out
- * just before: from the store read up to then, leaving out every file some worker of the inbox has
- * in hand (a completed file not yet moved on still needs its checkpoint). The retention is at least
- * an hour, far longer than the seconds in which a rebalance hands a finished work order out again.
+ * just before: from the store read up to then, only files a worker of this inbox completed, and
+ * none that some worker of the inbox has in hand (a completed file not yet moved on still needs its
+ * checkpoint).
  */
 final class CompletedRetention {
 
@@ -48,19 +48,27 @@ final class CompletedRetention {
      * The keys to delete now: empty when retention is off, the last look was less than a minute
      * ago, or nothing is old enough. Reads the store up to now first.
      */
-    List<String> due(CheckpointStore store, Supplier<Set<String>> inHand) {
+    List<String> due(CheckpointStore store, Inbox inbox) {
         long now = clock.millis();
         if (retentionMillis == 0 || (lastCheck != Long.MIN_VALUE && now - lastCheck < CHECK_MILLIS)) {
             return List.of();
         }
         lastCheck = now;
-        store.refresh();
-        List<String> keys = store.completedBefore(now - retentionMillis);
-        if (keys.isEmpty()) {
-            return keys;
+        try {
+            store.refresh();
+            // Only files this inbox's workers completed: a worker of another inbox on the same topics may hold
+            // one it completed and has not moved yet, which no folder here shows.
+            List<String> keys = store.completedBefore(now - retentionMillis, inbox.workerIds());
+            if (keys.isEmpty()) {
+                return keys;
+            }
+            Set<String> held = inbox.fileIdsInHand();
+            return keys.stream().filter(k -> !held.contains(fileIdOf(k))).toList();
+        } catch (UncheckedIOException e) {
+            // Not knowing what is in hand, delete nothing: the next look, a minute on, tries again.
+            LOG.warn("not forgetting old files this time: {}", e.getMessage());
+            return List.of();
         }
-        Set<String> held = inHand.get();
-        return keys.stream().filter(k -> !held.contains(fileIdOf(k))).toList();
     }
 
     private static String fileIdOf(String key) {

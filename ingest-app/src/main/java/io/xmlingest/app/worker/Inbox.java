@@ -181,6 +181,22 @@ final class Inbox {
         return list(sharded, false);
     }
 
+    /** The ids of the workers of this inbox: this one, and every one that has a {@code processing/} folder here. */
+    Set<String> workerIds() {
+        Set<String> ids = new HashSet<>();
+        ids.add(processing.getFileName().toString());
+        try (DirectoryStream<Path> owners = Files.newDirectoryStream(processing.getParent())) {
+            for (Path owner : owners) {
+                if (Files.isDirectory(owner)) {
+                    ids.add(owner.getFileName().toString());
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + processing.getParent(), e);
+        }
+        return ids;
+    }
+
     /**
      * The file ids of what any worker has in hand here: recorded beside the files in every
      * {@code processing/} folder, and in the names of {@code sharded/} files. Their checkpoints are

@@ -189,7 +189,7 @@ final class SharedWork implements AutoCloseable {
             }
         }
         // After the files above were seen to: one ended but not yet moved keeps its checkpoint (it is in hand).
-        List<String> old = retention.due(checkpoints, inbox::fileIdsInHand);
+        List<String> old = retention.due(checkpoints, inbox);
         if (!old.isEmpty()) {
             try (KafkaSession session = KafkaSession.open(config, checkpoints, "xmlingest-" + topics.records()
                     + "-retention-" + workerId, stopping, trouble)) {
@@ -420,6 +420,13 @@ final class SharedWork implements AutoCloseable {
         // Looked at before a session (a producer, and the fencing of its predecessor) is opened for the order:
         // a blocked order comes back every few seconds. An order its checkpoints answer needs no file.
         checkpoints.refresh();
+        if (checkpoints.find(order.fileId()).isEmpty()) {
+            // A cut commits its file's checkpoint with its orders, so an order whose file has none is one seen
+            // again after the file ended and was forgotten (worker.completed.retention.ms): nothing is left to do.
+            LOG.warn("{} of {}: its file ended and was forgotten since ({}); the order is let go", order.shard(),
+                    order.name(), AppSettings.COMPLETED_RETENTION_MS.key());
+            return ShardEnd.ENDED;
+        }
         boolean answered = checkpoints.find(order.key()).filter(Checkpoint::isFinished).isPresent()
                 || checkpoints.find(order.fileId()).filter(Checkpoint::isFinished).isPresent();
         if (!answered && !Files.isReadable(file)) {
@@ -462,7 +469,7 @@ final class SharedWork implements AutoCloseable {
             // Read on from this session's own reading rather than open the file's session after every
             // shard: only the shard that looks like the last pays for it. One whose look missed another's
             // commit leaves the file to the sweep.
-            session.checkpoints().committed(c);
+            session.checkpoints().committed(c, workerId);
             session.checkpoints().refresh();
             return ShardedFiles.endable(order.fileId(), order.shard().count(), session.checkpoints())
                     ? ShardEnd.FILE_MAY_END : ShardEnd.ENDED;

@@ -223,7 +223,7 @@ public final class Worker implements Runnable {
     }
 
     private void forgetOldFiles() {
-        List<String> keys = retention.due(session.checkpoints(), inbox::fileIdsInHand);
+        List<String> keys = retention.due(session.checkpoints(), inbox);
         if (!keys.isEmpty()) {
             retention.delete(keys, session.checkpoints(), session.publisher());
         }
@@ -304,7 +304,7 @@ public final class Worker implements Runnable {
             finishFailed(claimed, name, fileId, size, session.checkpoints().find(fileId).orElse(from), e, null, "failed");
             return;
         }
-        session.checkpoints().committed(outcome.checkpoint());
+        session.checkpoints().committed(outcome.checkpoint(), workerId);
         Checkpoint c = outcome.checkpoint();
         switch (outcome.ending()) {
             case COMPLETED -> {

@@ -12,12 +12,14 @@ import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.pipeline.KafkaSession;
 import io.xmlingest.core.pipeline.StepTimes;
 import io.xmlingest.core.publish.Envelope;
+import io.xmlingest.core.publish.MessageHeaders;
 import io.xmlingest.core.publish.TopicNames;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -121,19 +123,28 @@ class CheckpointStoreIT {
         try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap);
              KafkaCheckpointStore store = new KafkaCheckpointStore(consumer, topic, Duration.ofSeconds(30))) {
             for (Checkpoint c : List.of(gone, again)) {
-                producer.send(new ProducerRecord<>(topic, c.key().getBytes(), CheckpointCodec.encode(c))).get();
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, c.key().getBytes(), CheckpointCodec.encode(c));
+                record.headers().add(MessageHeaders.WORKER, "w1".getBytes(StandardCharsets.UTF_8));
+                producer.send(record).get();
             }
+            // A shard of a file cut anew (the same content dropped again after it was forgotten) is running here.
+            store.committed(new Checkpoint("f6", "f.xml", FileState.IN_PROGRESS, 0, null, 0, 0, 0, null, -1, 2), "w1");
+            store.committed(shard("f6/0", 0, 10), "w1");
             store.refresh();
             assertThat(store.find("f4")).isPresent();
-            assertThat(store.completedBefore(System.currentTimeMillis() + 1)).containsExactlyInAnyOrder("f4", "f5");
+            assertThat(store.completedBefore(System.currentTimeMillis() + 1, Set.of("w1")))
+                    .containsExactlyInAnyOrder("f4", "f5");
+            assertThat(store.completedBefore(System.currentTimeMillis() + 1, Set.of("w2"))).isEmpty();
             // f5 is dropped again after someone else deleted it, and this process has started on it.
-            store.committed(new Checkpoint("f5", "e.xml", FileState.IN_PROGRESS, 4, null, 4, 0, 1, null));
-            producer.send(new ProducerRecord<>(topic, "f4".getBytes(), null)).get();
-            producer.send(new ProducerRecord<>(topic, "f5".getBytes(), null)).get();
+            store.committed(new Checkpoint("f5", "e.xml", FileState.IN_PROGRESS, 4, null, 4, 0, 1, null), "w1");
+            for (String key : List.of("f4", "f5", "f6/0")) {
+                producer.send(new ProducerRecord<>(topic, key.getBytes(), null)).get();
+            }
             store.refresh();
             assertThat(store.find("f4")).isEmpty();
             assertThat(store.find("f5")).get().extracting(Checkpoint::state).isEqualTo(FileState.IN_PROGRESS);
-            assertThat(store.completedBefore(System.currentTimeMillis() + 1)).isEmpty();
+            assertThat(store.find("f6/0")).as("a shard of a file running here again").isPresent();
+            assertThat(store.completedBefore(System.currentTimeMillis() + 1, Set.of("w1"))).isEmpty();
         }
         try (KafkaCheckpointStore fresh = new KafkaCheckpointStore(consumer, topic, Duration.ofSeconds(30))) {
             fresh.refresh();

@@ -3,25 +3,38 @@ package io.xmlingest.core.checkpoint;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
-/** When each completed file completed, kept beside a store's checkpoints so that old ones can be let go. */
+/**
+ * When, and by which worker, each completed file completed, kept beside a store's checkpoints so
+ * that old ones can be let go by the workers of the inbox that ingested them.
+ */
 final class CompletedFiles {
     private CompletedFiles() {
     }
 
-    /** Notes when {@code c} was written if it completes a whole file; any other checkpoint of that key clears it. */
-    static void note(Map<String, Long> completedAt, Checkpoint c, long epochMillis) {
+    /** A whole file's completion: when its checkpoint was written, and by which worker (null: unknown). */
+    record Completion(long at, String worker) {
+    }
+
+    /** Notes {@code c} if it completes a whole file; any other checkpoint of that key clears the note. */
+    static void note(Map<String, Completion> completed, Checkpoint c, long epochMillis, String worker) {
         if (c.shard() < 0 && c.state() == FileState.COMPLETED) {
-            completedAt.put(c.key(), epochMillis);
+            Completion known = completed.get(c.key());
+            // Read back after this process recorded it: the same completion, now with its worker from the topic.
+            completed.put(c.key(), new Completion(known == null ? epochMillis : Math.min(known.at(), epochMillis),
+                    worker != null || known == null ? worker : known.worker()));
         } else {
-            completedAt.remove(c.key());
+            completed.remove(c.key());
         }
     }
 
-    static List<String> before(Map<String, Long> completedAt, Map<String, Checkpoint> byKey, long epochMillis) {
+    static List<String> before(Map<String, Completion> completed, Map<String, Checkpoint> byKey, long epochMillis,
+                               Set<String> workers) {
         List<String> keys = new ArrayList<>();
-        for (Map.Entry<String, Long> e : completedAt.entrySet()) {
-            if (e.getValue() < epochMillis) {
+        for (Map.Entry<String, Completion> e : completed.entrySet()) {
+            Completion done = e.getValue();
+            if (done.at() < epochMillis && done.worker() != null && workers.contains(done.worker())) {
                 keys.add(e.getKey());
                 Checkpoint c = byKey.get(e.getKey());
                 for (int i = 0; c != null && i < c.shards(); i++) {

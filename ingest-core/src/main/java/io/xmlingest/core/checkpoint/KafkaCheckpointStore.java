@@ -1,6 +1,7 @@
 package io.xmlingest.core.checkpoint;
 
 import io.xmlingest.core.error.RetriableIngestException;
+import io.xmlingest.core.publish.MessageHeaders;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
@@ -9,12 +10,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,7 +37,7 @@ public final class KafkaCheckpointStore implements CheckpointStore {
     private final String topic;
     private final Duration timeout;
     private final Map<String, Checkpoint> byFile = new HashMap<>();
-    private final Map<String, Long> completedAt = new HashMap<>();
+    private final Map<String, CompletedFiles.Completion> completedAt = new HashMap<>();
 
     /** @param consumerProperties bootstrap servers and security settings; the rest is set here */
     public KafkaCheckpointStore(Properties consumerProperties, String topic, Duration timeout) {
@@ -116,9 +119,7 @@ public final class KafkaCheckpointStore implements CheckpointStore {
             // then what is held is newer than the deletion, and stays.
             if (r.key() != null) {
                 String key = new String(r.key(), StandardCharsets.UTF_8);
-                Checkpoint held = byFile.get(key);
-                Long at = completedAt.get(key);
-                if (held == null || (held.shard() < 0 && at != null && at <= r.timestamp())) {
+                if (deletes(key, r.timestamp())) {
                     byFile.remove(key);
                     completedAt.remove(key);
                 }
@@ -135,7 +136,9 @@ public final class KafkaCheckpointStore implements CheckpointStore {
             Checkpoint held = byFile.get(c.key());
             if (held == null || !c.isBehind(held)) {
                 byFile.put(c.key(), c);
-                CompletedFiles.note(completedAt, c, r.timestamp());
+                Header worker = r.headers().lastHeader(MessageHeaders.WORKER);
+                CompletedFiles.note(completedAt, c, r.timestamp(),
+                        worker == null ? null : new String(worker.value(), StandardCharsets.UTF_8));
                 forgetShardsOnceEnded(c);
             }
         } catch (IllegalArgumentException e) {
@@ -145,21 +148,39 @@ public final class KafkaCheckpointStore implements CheckpointStore {
         }
     }
 
+    /**
+     * Whether a tombstone written at {@code timestamp} deletes what is held under {@code key}: a whole
+     * file's completion from before it, or a shard of a file that is not running here again (a new cut
+     * of the same content holds an unfinished checkpoint of the file).
+     */
+    private boolean deletes(String key, long timestamp) {
+        Checkpoint held = byFile.get(key);
+        if (held == null) {
+            return true;
+        }
+        if (held.shard() >= 0) {
+            Checkpoint file = byFile.get(held.fileId());
+            return file == null || file.isFinished();
+        }
+        CompletedFiles.Completion done = completedAt.get(key);
+        return done != null && done.at() <= timestamp;
+    }
+
     @Override
     public synchronized Optional<Checkpoint> find(String fileId) {
         return Optional.ofNullable(byFile.get(fileId));
     }
 
     @Override
-    public synchronized void committed(Checkpoint checkpoint) {
+    public synchronized void committed(Checkpoint checkpoint, String worker) {
         byFile.put(checkpoint.key(), checkpoint);
-        CompletedFiles.note(completedAt, checkpoint, System.currentTimeMillis());
+        CompletedFiles.note(completedAt, checkpoint, System.currentTimeMillis(), worker);
         forgetShardsOnceEnded(checkpoint);
     }
 
     @Override
-    public synchronized List<String> completedBefore(long epochMillis) {
-        return CompletedFiles.before(completedAt, byFile, epochMillis);
+    public synchronized List<String> completedBefore(long epochMillis, Set<String> workers) {
+        return CompletedFiles.before(completedAt, byFile, epochMillis, workers);
     }
 
     @Override

@@ -126,7 +126,9 @@ final class FileMessages {
     }
 
     Envelope checkpoint(Checkpoint c) {
-        return new Envelope(topics.checkpoints(), key(c.key()), CheckpointCodec.encode(c), headers());
+        Map<String, String> headers = headers();
+        headers.put(MessageHeaders.WORKER, worker);
+        return new Envelope(topics.checkpoints(), key(c.key()), CheckpointCodec.encode(c), headers);
     }
 
     private Envelope status(String event, JsonFields fields) {

@@ -13,4 +13,6 @@ public final class MessageHeaders {
     public static final String RECORD_INDEX = "xmlingest.record.index";
     /** 0-based page number within the file, decimal. */
     public static final String PAGE = "xmlingest.page";
+    /** On checkpoints only: the worker that committed it (a worker deletes only its own inbox's old files). */
+    public static final String WORKER = "xmlingest.worker";
 }
