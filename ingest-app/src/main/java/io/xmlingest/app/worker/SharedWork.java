@@ -421,8 +421,14 @@ final class SharedWork implements AutoCloseable {
         // a blocked order comes back every few seconds. An order its checkpoints answer needs no file.
         checkpoints.refresh();
         if (checkpoints.find(order.fileId()).isEmpty()) {
-            // A cut commits its file's checkpoint with its orders, so an order whose file has none is one seen
-            // again after the file ended and was forgotten (worker.completed.retention.ms): nothing is left to do.
+            // A cut commits its file's checkpoint with its orders, but a transaction's markers are written after it
+            // returns: the order may be seen before the checkpoint is. So an order with no checkpoint is let go only
+            // when its file has left sharded/ while sharded/ is there (not a mount away), which happens only after
+            // the file ended: seen again after the file was forgotten (worker.completed.retention.ms).
+            if (Files.exists(file) || !Files.isDirectory(file.getParent())) {
+                throw new WorkOrderBlockedException(order.shard() + " of " + order.name() + ": the cut that ordered it is"
+                        + " not visible here yet; the order is taken up again", null);
+            }
             LOG.warn("{} of {}: its file ended and was forgotten since ({}); the order is let go", order.shard(),
                     order.name(), AppSettings.COMPLETED_RETENTION_MS.key());
             return ShardEnd.ENDED;

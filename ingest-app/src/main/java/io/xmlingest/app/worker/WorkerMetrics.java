@@ -37,7 +37,8 @@ final class WorkerMetrics implements IngestListener {
     private final Counter kafkaFailures = registry.counter("xmlingest_kafka_failures_total",
             "Times the worker lost Kafka: a commit had to be retried, or the session reopened.");
     private final Counter blockedOrders = registry.counter("xmlingest_work_orders_blocked_total",
-            "Times a work order was put back because its file could not be read here (workers sharing files).");
+            "Times a work order was put back because its file could not be read here, or the cut that ordered it "
+                    + "was not visible yet (workers sharing files).");
     private final Map<String, Double> progress = new ConcurrentHashMap<>();
     private final long progressIntervalNanos;
 

@@ -238,6 +238,59 @@ class SharedWorkIT {
     }
 
     /**
+     * A cut's orders and its file's checkpoint commit together, but a transaction's markers land on
+     * each partition on their own, so an order can be seen before the checkpoint: it must wait for
+     * it, not be let go as an order of a forgotten file (its shard would never be published).
+     */
+    @Test
+    void anOrderSeenBeforeItsCutIsVisibleWaitsForIt() throws Exception {
+        Path inbox = Files.createDirectories(dir.resolve("inbox"));
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "work.shards", "3", "work.partitions", "3");
+        IngestConfig config = h.config();
+        Path source = DatagenCommand.generate(dir.resolve("z.xml"), 3000, 9, 0.01);
+        String fileId = FileIdentity.sha256(source);
+        Path shared = Files.move(source, Files.createDirectories(inbox.resolve("sharded")).resolve(fileId + ".z.xml"));
+        FileJob whole = new FileJob(shared, "z.xml", fileId, Files.size(shared), null);
+        RecordModel model = IngestionPipeline.model(config);
+        List<Shard> plan = new StaxShardPlanner(model.elements(), IngestionPipeline.limits(config)).plan(shared, "z.xml", 3);
+        TransactionalIngestion ingestion = new TransactionalIngestion(config, model, "test");
+        String workTopic = h.topic + ".work";
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", h.bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(workTopic, 3, (short) 1))).all().get();
+        }
+        List<Envelope> orders = new ArrayList<>();
+        for (Shard shard : plan) {
+            WorkOrder order = new WorkOrder(shared.toUri().toString(), "z.xml", fileId, whole.bytes(), shard);
+            orders.add(new Envelope(workTopic, order.key().getBytes(StandardCharsets.UTF_8), order.encode(), Map.of(),
+                    shard.index() % 3));
+        }
+        try (WorkerHarness.Running w = h.start();
+             KafkaProducer<byte[], byte[]> early = new KafkaProducer<>(Map.of("bootstrap.servers", h.bootstrap),
+                     new ByteArraySerializer(), new ByteArraySerializer())) {
+            // Shard 0's order, visible before the cut's checkpoint is.
+            Envelope first = orders.get(0);
+            early.send(new ProducerRecord<>(workTopic, first.partition(), first.key(), first.value())).get();
+            await("the order put back", WAIT, () -> w.worker().metrics().scrape()
+                    .matches("(?s).*xmlingest_work_orders_blocked_total [1-9].*"));
+            assertThat(h.records()).isEmpty();
+            try (KafkaSession session = KafkaSession.open(config, ingestion.topics(), "test-" + h.topic, () -> false,
+                    t -> { }, StartupTimeline.unwatched())) {
+                List<Envelope> cut = new ArrayList<>(new ShardedFiles(ingestion.topics(), "test").planned(whole, plan.size()));
+                cut.addAll(orders.subList(1, orders.size()));
+                session.publisher().commit(cut);
+            }
+            await("z.xml done", WAIT, () -> Files.exists(h.done("z.xml")));
+        }
+        long invalid = 0;
+        for (long i = 0; i < 3000; i++) {
+            invalid += DatagenCommand.isInvalid(i, 9, 0.01) ? 1 : 0;
+        }
+        assertThat(h.records()).hasSize((int) (3000 - invalid));
+        assertThat(h.records()).extracting(r -> WorkerHarness.header(r, MessageHeaders.RECORD_INDEX)).doesNotHaveDuplicates();
+        assertThat(h.status()).extracting(e -> e.get("event").asText()).last().isEqualTo("completed");
+    }
+
+    /**
      * The issue's test: three worker processes, a 1M-record file in 12 shards, one worker killed
      * with SIGKILL while it ingests; the other two take its shards over.
      */
