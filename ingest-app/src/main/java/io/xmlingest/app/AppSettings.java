@@ -75,6 +75,9 @@ public final class AppSettings {
             "Partitions of the work topic when a worker creates it: the most workers that can ingest shards at once.",
             between(1, 10_000));
 
+    /** The shortest retention of completed files: no order of a file can be forgotten sooner than this after its cut. */
+    public static final long COMPLETED_RETENTION_MIN_MS = 3_600_000;
+
     public static final Setting<Long> COMPLETED_RETENTION_MS = Setting.of("worker.completed.retention.ms",
             SettingType.LONG, 0L,
             "How long the workers of an inbox remember a file they completed (give them all the same value). "
@@ -83,7 +86,7 @@ public final class AppSettings {
                     + "memory), and the same content is ingested as a new file. 0: remembered for ever, one entry per "
                     + "file in each worker's memory and on the compacted topic. Otherwise at least an hour (3600000); "
                     + "days are the usual choice: longer than anyone might drop a file again by mistake.",
-            v -> v == 0 || v >= 3_600_000 ? null : "must be 0 (for ever) or at least 3600000 (an hour)");
+            v -> v == 0 || v >= COMPLETED_RETENTION_MIN_MS ? null : "must be 0 (for ever) or at least 3600000 (an hour)");
 
     /** Every setting the application reads: the pipeline's and its own. */
     public static final List<Setting<?>> ALL;

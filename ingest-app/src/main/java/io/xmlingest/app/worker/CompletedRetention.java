@@ -76,6 +76,11 @@ final class CompletedRetention {
         return slash < 0 ? key : key.substring(0, slash);
     }
 
+    /** Whether something written at {@code epochMillis} is older than any retention may be: an hour. */
+    boolean olderThanShortestRetention(long epochMillis) {
+        return clock.millis() - epochMillis >= AppSettings.COMPLETED_RETENTION_MIN_MS;
+    }
+
     /** Commits the deletions of {@code keys} and forgets them; a failed commit leaves them for the next look. */
     void delete(List<String> keys, CheckpointStore store, TransactionalPublisher publisher) {
         for (int from = 0; from < keys.size(); from += BATCH) {

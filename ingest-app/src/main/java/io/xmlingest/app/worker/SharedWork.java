@@ -353,7 +353,7 @@ final class SharedWork implements AutoCloseable {
         }
         ShardEnd ended;
         try {
-            ended = ingest(order);
+            ended = ingest(order, record.timestamp());
         } catch (RetriableIngestException | KafkaException e) {
             // Taken up again here, or by whoever Kafka gives the partition to, from the shard's checkpoint.
             work.seek(partition, record.offset());
@@ -415,7 +415,8 @@ final class SharedWork implements AutoCloseable {
     }
 
     /** Ingests a shard from its checkpoint. */
-    private ShardEnd ingest(WorkOrder order) {
+    /** @param orderedAt when the order was written (its record's timestamp) */
+    private ShardEnd ingest(WorkOrder order, long orderedAt) {
         Path file = pathOf(order);
         // Looked at before a session (a producer, and the fencing of its predecessor) is opened for the order:
         // a blocked order comes back every few seconds. An order its checkpoints answer needs no file.
@@ -423,9 +424,10 @@ final class SharedWork implements AutoCloseable {
         if (checkpoints.find(order.fileId()).isEmpty()) {
             // A cut commits its file's checkpoint with its orders, but a transaction's markers are written after it
             // returns: the order may be seen before the checkpoint is. So an order with no checkpoint is let go only
-            // when its file has left sharded/ while sharded/ is there (not a mount away), which happens only after
-            // the file ended: seen again after the file was forgotten (worker.completed.retention.ms).
-            if (Files.exists(file) || !Files.isDirectory(file.getParent())) {
+            // when it is older than any retention (a cut's own order is fresh) and its file is known to have left
+            // sharded/ (a file leaves only after it ended): an order seen again after its file was forgotten.
+            if (!retention.olderThanShortestRetention(orderedAt) || !Files.notExists(file)
+                    || !Files.isDirectory(file.getParent())) {
                 throw new WorkOrderBlockedException(order.shard() + " of " + order.name() + ": the cut that ordered it is"
                         + " not visible here yet; the order is taken up again", null);
             }
