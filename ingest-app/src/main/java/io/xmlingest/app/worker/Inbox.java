@@ -185,14 +185,8 @@ final class Inbox {
     Set<String> workerIds() {
         Set<String> ids = new HashSet<>();
         ids.add(processing.getFileName().toString());
-        try (DirectoryStream<Path> owners = Files.newDirectoryStream(processing.getParent())) {
-            for (Path owner : owners) {
-                if (Files.isDirectory(owner)) {
-                    ids.add(owner.getFileName().toString());
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + processing.getParent(), e);
+        for (Path owner : processingFolders()) {
+            ids.add(owner.getFileName().toString());
         }
         return ids;
     }
@@ -204,21 +198,30 @@ final class Inbox {
      */
     Set<String> fileIdsInHand() {
         Set<String> ids = new HashSet<>();
-        try (DirectoryStream<Path> owners = Files.newDirectoryStream(processing.getParent())) {
-            for (Path owner : owners) {
-                if (Files.isDirectory(owner)) {
-                    for (Path claimed : list(owner, false)) {
-                        recordedIdentity(claimed).ifPresent(r -> ids.add(r.sha256()));
-                    }
-                }
+        for (Path owner : processingFolders()) {
+            for (Path claimed : list(owner, false)) {
+                recordedIdentity(claimed).ifPresent(r -> ids.add(r.sha256()));
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + processing.getParent(), e);
         }
         for (Path file : sharded()) {
             ids.add(shardedFileId(file));
         }
         return ids;
+    }
+
+    /** Every worker's {@code processing/<worker-id>/} folder in this inbox, this worker's included. */
+    private List<Path> processingFolders() {
+        List<Path> folders = new ArrayList<>();
+        try (DirectoryStream<Path> owners = Files.newDirectoryStream(processing.getParent())) {
+            for (Path owner : owners) {
+                if (Files.isDirectory(owner)) {
+                    folders.add(owner);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + processing.getParent(), e);
+        }
+        return folders;
     }
 
     /**

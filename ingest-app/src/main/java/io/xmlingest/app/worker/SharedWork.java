@@ -388,6 +388,12 @@ final class SharedWork implements AutoCloseable {
         }
     }
 
+    /** Whether the checkpoints say the order's shard, or its whole file, has ended. */
+    private boolean answered(WorkOrder order) {
+        return checkpoints.find(order.key()).filter(Checkpoint::isFinished).isPresent()
+                || checkpoints.find(order.fileId()).filter(Checkpoint::isFinished).isPresent();
+    }
+
     /** A mount away for a while must not fail the file: the order is taken up again later. */
     private static WorkOrderBlockedException unreadable(WorkOrder order) {
         return new WorkOrderBlockedException("cannot read " + order.uri() + " for " + order.shard() + " of "
@@ -414,8 +420,11 @@ final class SharedWork implements AutoCloseable {
         FILE_MAY_END
     }
 
-    /** Ingests a shard from its checkpoint. */
-    /** @param orderedAt when the order was written (its record's timestamp) */
+    /**
+     * Ingests a shard from its checkpoint.
+     *
+     * @param orderedAt when the order was written (its record's timestamp)
+     */
     private ShardEnd ingest(WorkOrder order, long orderedAt) {
         Path file = pathOf(order);
         // Looked at before a session (a producer, and the fencing of its predecessor) is opened for the order:
@@ -435,16 +444,13 @@ final class SharedWork implements AutoCloseable {
                     order.name(), AppSettings.COMPLETED_RETENTION_MS.key());
             return ShardEnd.ENDED;
         }
-        boolean answered = checkpoints.find(order.key()).filter(Checkpoint::isFinished).isPresent()
-                || checkpoints.find(order.fileId()).filter(Checkpoint::isFinished).isPresent();
-        if (!answered && !Files.isReadable(file)) {
+        if (!answered(order) && !Files.isReadable(file)) {
             throw unreadable(order);
         }
+        // The session shares the store, and reads it on after fencing its predecessor: the same questions again.
         try (KafkaSession session = KafkaSession.open(config, checkpoints, "xmlingest-" + topics.records() + "-"
                 + order.key(), stopping, trouble)) {
-            Checkpoint from = session.checkpoints().find(order.key()).orElse(null);
-            if ((from != null && from.isFinished())
-                    || session.checkpoints().find(order.fileId()).filter(Checkpoint::isFinished).isPresent()) {
+            if (answered(order)) {
                 // Its order seen again after the shard ended, or after the file did (the store then lets the
                 // file's shards go): what may be left is the file's ending, or its move out of sharded/.
                 return ShardEnd.FILE_MAY_END;
@@ -452,6 +458,7 @@ final class SharedWork implements AutoCloseable {
             if (!Files.isReadable(file)) {
                 throw unreadable(order);
             }
+            Checkpoint from = checkpoints.find(order.key()).orElse(null);
             LOG.info("ingesting {} of {} (records from {}{})", order.shard(), order.name(), order.shard().firstRecordIndex(),
                     from == null ? "" : ", resuming at record " + from.nextRecordIndex());
             metrics.begin(order.name() + " " + order.shard(), from,

@@ -81,22 +81,21 @@ class CheckpointStoreIT {
         Properties consumer = consumer(bootstrap);
         Checkpoint ended = new Checkpoint("f2", "b.xml", FileState.COMPLETED, 1200, null, 1200, 0, 3, null, -1, 2);
         try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap);
-             KafkaCheckpointStore early = new KafkaCheckpointStore(consumer, topic, Duration.ofSeconds(30))) {
+             KafkaCheckpointStore early = store(consumer, topic)) {
             for (Checkpoint c : List.of(shard("f2/0", 0, 500), shard("f2/1", 1, 700))) {
-                producer.send(new ProducerRecord<>(topic, c.key().getBytes(), CheckpointCodec.encode(c))).get();
+                send(producer, topic, c, null);
             }
             early.refresh();
             assertThat(early.find("f2/1")).isPresent();
-            producer.send(new ProducerRecord<>(topic, "f2".getBytes(), CheckpointCodec.encode(ended))).get();
+            send(producer, topic, ended, null);
             // A shard's checkpoint after its file's end (none is written so, but a reader must not take it back).
-            producer.send(new ProducerRecord<>(topic, "f2/1".getBytes(), CheckpointCodec.encode(shard("f2/1", 1, 700))))
-                    .get();
+            send(producer, topic, shard("f2/1", 1, 700), null);
             early.refresh();
             assertThat(early.find("f2")).get().extracting(Checkpoint::state).isEqualTo(FileState.COMPLETED);
             assertThat(early.find("f2/0")).isEmpty();
             assertThat(early.find("f2/1")).isEmpty();
         }
-        try (KafkaCheckpointStore fresh = new KafkaCheckpointStore(consumer, topic, Duration.ofSeconds(30))) {
+        try (KafkaCheckpointStore fresh = store(consumer, topic)) {
             fresh.refresh();
             assertThat(fresh.find("f2")).isPresent();
             assertThat(fresh.find("f2/0")).isEmpty();
@@ -121,11 +120,9 @@ class CheckpointStoreIT {
         Checkpoint gone = new Checkpoint("f4", "d.xml", FileState.COMPLETED, 10, null, 10, 0, 1, null);
         Checkpoint again = new Checkpoint("f5", "e.xml", FileState.COMPLETED, 10, null, 10, 0, 1, null);
         try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap);
-             KafkaCheckpointStore store = new KafkaCheckpointStore(consumer, topic, Duration.ofSeconds(30))) {
+             KafkaCheckpointStore store = store(consumer, topic)) {
             for (Checkpoint c : List.of(gone, again)) {
-                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, c.key().getBytes(), CheckpointCodec.encode(c));
-                record.headers().add(MessageHeaders.WORKER, "w1".getBytes(StandardCharsets.UTF_8));
-                producer.send(record).get();
+                send(producer, topic, c, "w1");
             }
             // A shard of a file cut anew (the same content dropped again after it was forgotten) is running here.
             store.committed(new Checkpoint("f6", "f.xml", FileState.IN_PROGRESS, 0, null, 0, 0, 0, null, -1, 2), "w1");
@@ -146,7 +143,7 @@ class CheckpointStoreIT {
             assertThat(store.find("f6/0")).as("a shard of a file running here again").isPresent();
             assertThat(store.completedBefore(System.currentTimeMillis() + 1, Set.of("w1"))).isEmpty();
         }
-        try (KafkaCheckpointStore fresh = new KafkaCheckpointStore(consumer, topic, Duration.ofSeconds(30))) {
+        try (KafkaCheckpointStore fresh = store(consumer, topic)) {
             fresh.refresh();
             assertThat(fresh.find("f4")).isEmpty();
             assertThat(fresh.find("f5")).isEmpty();
@@ -167,10 +164,25 @@ class CheckpointStoreIT {
         return topic;
     }
 
+    private static KafkaCheckpointStore store(Properties consumer, String topic) {
+        return new KafkaCheckpointStore(consumer, topic, Duration.ofSeconds(30));
+    }
+
     private static Properties consumer(String bootstrap) {
         Properties p = new Properties();
         p.put("bootstrap.servers", bootstrap);
         return p;
+    }
+
+    /** Writes a checkpoint as a worker does ({@code worker} null: as one written before workers named themselves). */
+    private static void send(KafkaProducer<byte[], byte[]> producer, String topic, Checkpoint c, String worker)
+            throws Exception {
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, c.key().getBytes(StandardCharsets.UTF_8),
+                CheckpointCodec.encode(c));
+        if (worker != null) {
+            record.headers().add(MessageHeaders.WORKER, worker.getBytes(StandardCharsets.UTF_8));
+        }
+        producer.send(record).get();
     }
 
     private static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
@@ -192,18 +204,17 @@ class CheckpointStoreIT {
         String topic = checkpointTopic(bootstrap);
         try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
             for (long next : new long[] {1000, 2000, 2600}) {
-                producer.send(new ProducerRecord<>(topic, "f1".getBytes(), CheckpointCodec.encode(
-                        checkpoint(FileState.IN_PROGRESS, next, next)))).get();
+                send(producer, topic, checkpoint(FileState.IN_PROGRESS, next, next), null);
             }
         }
         Properties consumer = consumer(bootstrap);
-        try (KafkaCheckpointStore store = new KafkaCheckpointStore(consumer, topic, Duration.ofSeconds(30))) {
+        try (KafkaCheckpointStore store = store(consumer, topic)) {
             // What the worker records when its last commit returns, before the topic shows it.
             store.committed(checkpoint(FileState.COMPLETED, 3000, 3000));
             store.refresh();
             assertThat(store.find("f1")).get().extracting(Checkpoint::state).isEqualTo(FileState.COMPLETED);
         }
-        try (KafkaCheckpointStore fresh = new KafkaCheckpointStore(consumer, topic, Duration.ofSeconds(30))) {
+        try (KafkaCheckpointStore fresh = store(consumer, topic)) {
             fresh.refresh();
             assertThat(fresh.find("f1")).get().extracting(Checkpoint::nextRecordIndex).isEqualTo(2600L);
         }

@@ -174,13 +174,9 @@ class SharedWorkIT {
         List<JsonNode> status = h.status();
         assertThat(status).extracting(e -> e.get("event").asText())
                 .containsExactly("started", "shard-completed", "shard-completed", "shard-completed", "completed");
-        long invalid = 0;
-        for (long i = 0; i < 3000; i++) {
-            invalid += DatagenCommand.isInvalid(i, 9, 0.01) ? 1 : 0;
-        }
-        assertThat(status.get(4).get("records").asLong()).isEqualTo(3000 - invalid);
+        assertThat(status.get(4).get("records").asLong()).isEqualTo(valid(3000));
         assertThat(WorkerHarness.report(h.done("x.xml")).get("outcome").asText()).isEqualTo("completed");
-        assertThat(h.records()).hasSize((int) (3000 - invalid));
+        assertThat(h.records()).hasSize(valid(3000));
     }
 
     /**
@@ -189,31 +185,10 @@ class SharedWorkIT {
      */
     @Test
     void aWorkOrderWhoseFileCannotBeReadWaitsWithKafkaReportedUp() throws Exception {
-        Path inbox = Files.createDirectories(dir.resolve("inbox"));
-        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "work.shards", "3", "work.partitions", "3");
-        IngestConfig config = h.config();
-        Path source = DatagenCommand.generate(dir.resolve("y.xml"), 3000, 9, 0.01);
-        String fileId = FileIdentity.sha256(source);
-        Path shared = Files.createDirectories(inbox.resolve("sharded")).resolve(fileId + ".y.xml");
-        FileJob whole = new FileJob(shared, "y.xml", fileId, Files.size(source), null);
-        RecordModel model = IngestionPipeline.model(config);
-        List<Shard> plan = new StaxShardPlanner(model.elements(), IngestionPipeline.limits(config)).plan(source, "y.xml", 3);
-        TransactionalIngestion ingestion = new TransactionalIngestion(config, model, "test");
-        String workTopic = h.topic + ".work";
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", h.bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(workTopic, 3, (short) 1))).all().get();
-        }
         // Cut and ordered as a worker does it, but the file is not where the orders say (yet).
-        try (KafkaSession session = KafkaSession.open(config, ingestion.topics(), "test-" + h.topic, () -> false, t -> { },
-                StartupTimeline.unwatched())) {
-            List<Envelope> messages = new ArrayList<>(new ShardedFiles(ingestion.topics(), "test").planned(whole, plan.size()));
-            for (Shard shard : plan) {
-                WorkOrder order = new WorkOrder(shared.toUri().toString(), "y.xml", fileId, whole.bytes(), shard);
-                messages.add(new Envelope(workTopic, order.key().getBytes(StandardCharsets.UTF_8), order.encode(),
-                        Map.of(), shard.index() % 3));
-            }
-            session.publisher().commit(messages);
-        }
+        HandCut cut = new HandCut("y.xml", false);
+        WorkerHarness h = cut.h;
+        cut.commit(cut.orders());
         try (WorkerHarness.Running w = h.start()) {
             await("an order put back", WAIT, () -> w.worker().metrics().scrape()
                     .matches("(?s).*xmlingest_work_orders_blocked_total [1-9].*"));
@@ -222,18 +197,14 @@ class SharedWorkIT {
             assertThat(w.worker().health().checks().get("kafka")).isEqualTo("UP");
             assertThat(h.records()).isEmpty();
 
-            Path part = Files.copy(source, shared.resolveSibling(shared.getFileName() + ".part"));
-            Files.move(part, shared);
+            Path part = Files.copy(cut.source, cut.shared.resolveSibling(cut.shared.getFileName() + ".part"));
+            Files.move(part, cut.shared);
             await("y.xml done", WAIT, () -> Files.exists(h.done("y.xml")));
             assertThat(w.worker().metrics().scrape()).contains("xmlingest_kafka_failures_total 0");
         }
-        long invalid = 0;
-        for (long i = 0; i < 3000; i++) {
-            invalid += DatagenCommand.isInvalid(i, 9, 0.01) ? 1 : 0;
-        }
         assertThat(h.status()).extracting(e -> e.get("event").asText())
                 .containsExactly("started", "shard-completed", "shard-completed", "shard-completed", "completed");
-        assertThat(h.records()).hasSize((int) (3000 - invalid));
+        assertThat(h.records()).hasSize(valid(3000));
         assertThat(h.records()).extracting(r -> WorkerHarness.header(r, MessageHeaders.RECORD_INDEX)).doesNotHaveDuplicates();
     }
 
@@ -244,50 +215,90 @@ class SharedWorkIT {
      */
     @Test
     void anOrderSeenBeforeItsCutIsVisibleWaitsForIt() throws Exception {
-        Path inbox = Files.createDirectories(dir.resolve("inbox"));
-        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "work.shards", "3", "work.partitions", "3");
-        IngestConfig config = h.config();
-        Path source = DatagenCommand.generate(dir.resolve("z.xml"), 3000, 9, 0.01);
-        String fileId = FileIdentity.sha256(source);
-        Path shared = Files.move(source, Files.createDirectories(inbox.resolve("sharded")).resolve(fileId + ".z.xml"));
-        FileJob whole = new FileJob(shared, "z.xml", fileId, Files.size(shared), null);
-        RecordModel model = IngestionPipeline.model(config);
-        List<Shard> plan = new StaxShardPlanner(model.elements(), IngestionPipeline.limits(config)).plan(shared, "z.xml", 3);
-        TransactionalIngestion ingestion = new TransactionalIngestion(config, model, "test");
-        String workTopic = h.topic + ".work";
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", h.bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(workTopic, 3, (short) 1))).all().get();
-        }
-        List<Envelope> orders = new ArrayList<>();
-        for (Shard shard : plan) {
-            WorkOrder order = new WorkOrder(shared.toUri().toString(), "z.xml", fileId, whole.bytes(), shard);
-            orders.add(new Envelope(workTopic, order.key().getBytes(StandardCharsets.UTF_8), order.encode(), Map.of(),
-                    shard.index() % 3));
-        }
+        HandCut cut = new HandCut("z.xml", true);
+        WorkerHarness h = cut.h;
+        List<Envelope> orders = cut.orders();
         try (WorkerHarness.Running w = h.start();
              KafkaProducer<byte[], byte[]> early = new KafkaProducer<>(Map.of("bootstrap.servers", h.bootstrap),
                      new ByteArraySerializer(), new ByteArraySerializer())) {
             // Shard 0's order, visible before the cut's checkpoint is.
             Envelope first = orders.get(0);
-            early.send(new ProducerRecord<>(workTopic, first.partition(), first.key(), first.value())).get();
+            early.send(new ProducerRecord<>(first.topic(), first.partition(), first.key(), first.value())).get();
             await("the order put back", WAIT, () -> w.worker().metrics().scrape()
                     .matches("(?s).*xmlingest_work_orders_blocked_total [1-9].*"));
             assertThat(h.records()).isEmpty();
-            try (KafkaSession session = KafkaSession.open(config, ingestion.topics(), "test-" + h.topic, () -> false,
-                    t -> { }, StartupTimeline.unwatched())) {
-                List<Envelope> cut = new ArrayList<>(new ShardedFiles(ingestion.topics(), "test").planned(whole, plan.size()));
-                cut.addAll(orders.subList(1, orders.size()));
-                session.publisher().commit(cut);
-            }
+            cut.commit(orders.subList(1, orders.size()));
             await("z.xml done", WAIT, () -> Files.exists(h.done("z.xml")));
         }
-        long invalid = 0;
-        for (long i = 0; i < 3000; i++) {
-            invalid += DatagenCommand.isInvalid(i, 9, 0.01) ? 1 : 0;
-        }
-        assertThat(h.records()).hasSize((int) (3000 - invalid));
+        assertThat(h.records()).hasSize(valid(3000));
         assertThat(h.records()).extracting(r -> WorkerHarness.header(r, MessageHeaders.RECORD_INDEX)).doesNotHaveDuplicates();
         assertThat(h.status()).extracting(e -> e.get("event").asText()).last().isEqualTo("completed");
+    }
+
+    /** Records of a datagen file of {@code count} with seed 9 and invalid rate 0.01 that are valid. */
+    private static int valid(int count) {
+        int invalid = 0;
+        for (long i = 0; i < count; i++) {
+            invalid += DatagenCommand.isInvalid(i, 9, 0.01) ? 1 : 0;
+        }
+        return count - invalid;
+    }
+
+    /**
+     * A 3,000-record file cut into three shards by hand, as a worker cuts it, for a worker with three
+     * shards and work partitions: so a test chooses what is visible, and where the file is, when.
+     */
+    private final class HandCut {
+        final WorkerHarness h;
+        final Path source;
+        final String fileId;
+        final Path shared;
+        final FileJob whole;
+        final List<Shard> plan;
+        final TransactionalIngestion ingestion;
+        final String workTopic;
+
+        /** @param inSharded whether the file is in sharded/ (else it is not there yet) */
+        HandCut(String name, boolean inSharded) throws Exception {
+            Path inbox = Files.createDirectories(dir.resolve("inbox"));
+            h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "work.shards", "3", "work.partitions", "3");
+            IngestConfig config = h.config();
+            Path generated = DatagenCommand.generate(dir.resolve(name), 3000, 9, 0.01);
+            fileId = FileIdentity.sha256(generated);
+            Path target = Files.createDirectories(inbox.resolve("sharded")).resolve(fileId + "." + name);
+            shared = inSharded ? Files.move(generated, target) : target;
+            source = inSharded ? shared : generated;
+            whole = new FileJob(shared, name, fileId, Files.size(source), null);
+            RecordModel model = IngestionPipeline.model(config);
+            plan = new StaxShardPlanner(model.elements(), IngestionPipeline.limits(config)).plan(source, name, 3);
+            ingestion = new TransactionalIngestion(config, model, "test");
+            workTopic = h.topic + ".work";
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", h.bootstrap))) {
+                admin.createTopics(List.of(new NewTopic(workTopic, 3, (short) 1))).all().get();
+            }
+        }
+
+        /** Shard i's order, to partition i, as a cut writes them. */
+        List<Envelope> orders() {
+            List<Envelope> orders = new ArrayList<>();
+            for (Shard shard : plan) {
+                WorkOrder order = new WorkOrder(shared.toUri().toString(), whole.name(), fileId, whole.bytes(), shard);
+                orders.add(new Envelope(workTopic, order.key().getBytes(StandardCharsets.UTF_8), order.encode(),
+                        Map.of(), shard.index() % 3));
+            }
+            return orders;
+        }
+
+        /** Commits the file's checkpoint as a cut does, with these orders, in one transaction. */
+        void commit(List<Envelope> orders) {
+            try (KafkaSession session = KafkaSession.open(h.config(), ingestion.topics(), "test-" + h.topic, () -> false,
+                    t -> { }, StartupTimeline.unwatched())) {
+                List<Envelope> messages = new ArrayList<>(new ShardedFiles(ingestion.topics(), "test").planned(whole,
+                        plan.size()));
+                messages.addAll(orders);
+                session.publisher().commit(messages);
+            }
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.xmlingest.core.checkpoint;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -43,5 +44,13 @@ final class CompletedFiles {
             }
         }
         return keys;
+    }
+
+    /** Lets go of what is held under these keys, checkpoint and completion alike. */
+    static void forget(Map<String, Checkpoint> byKey, Map<String, Completion> completed, Collection<String> keys) {
+        for (String key : keys) {
+            byKey.remove(key);
+            completed.remove(key);
+        }
     }
 }

@@ -35,10 +35,7 @@ public final class InMemoryCheckpointStore implements CheckpointStore {
 
     @Override
     public void forget(Collection<String> keys) {
-        for (String key : keys) {
-            byFile.remove(key);
-            completedAt.remove(key);
-        }
+        CompletedFiles.forget(byFile, completedAt, keys);
     }
 
     @Override

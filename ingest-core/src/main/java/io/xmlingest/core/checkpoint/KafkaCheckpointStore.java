@@ -120,8 +120,7 @@ public final class KafkaCheckpointStore implements CheckpointStore {
             if (r.key() != null) {
                 String key = new String(r.key(), StandardCharsets.UTF_8);
                 if (deletes(key, r.timestamp())) {
-                    byFile.remove(key);
-                    completedAt.remove(key);
+                    CompletedFiles.forget(byFile, completedAt, List.of(key));
                 }
             }
             return;
@@ -185,10 +184,7 @@ public final class KafkaCheckpointStore implements CheckpointStore {
 
     @Override
     public synchronized void forget(Collection<String> keys) {
-        for (String key : keys) {
-            byFile.remove(key);
-            completedAt.remove(key);
-        }
+        CompletedFiles.forget(byFile, completedAt, keys);
     }
 
     /**
