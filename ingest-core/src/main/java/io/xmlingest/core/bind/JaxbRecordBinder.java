@@ -33,6 +33,8 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
     private String firstEventElement;
     private XMLStreamReader current;
     private Thread anchored;
+    // An Error (a stack overflow on a deep record) left the unmarshaller part-way through a record.
+    private boolean interrupted;
 
     public JaxbRecordBinder(JAXBContext context, Class<T> type) {
         this(context, type, null);
@@ -75,7 +77,7 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
             CoordinatorAnchor.anchorCurrentThread();
             anchored = thread;
         }
-        if (firstEvent != null) {
+        if (firstEvent != null || interrupted) {
             unmarshaller = newUnmarshaller();
         }
         firstEvent = null;
@@ -83,8 +85,11 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
         current = record;
         T value;
         try {
+            interrupted = true;
             value = unmarshaller.unmarshal(record, type).getValue();
+            interrupted = false;
         } catch (JAXBException | RuntimeException e) {
+            interrupted = false;
             XMLStreamException broken = streamFault(e);
             if (broken instanceof OversizedRecordException big) {
                 throw new RecordRejectedException("record does not bind: " + big.getMessage(),

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import io.xmlingest.core.jaxb.ElementNames;
@@ -35,8 +36,16 @@ import org.w3c.dom.Element;
  */
 public final class JsonRecordEncoder implements RecordEncoder<Object> {
 
+    /**
+     * Twice the largest xml.max.depth: an element level can add an object and an array. Jackson's
+     * own limit (1,000) would otherwise reject records of 500 levels that xml.max.depth lets in,
+     * with a message that names no setting of ours.
+     */
+    static final int MAX_NESTING = 200_000;
+
     /** Shared with the schema-less encoder, so both write text the same way. */
     static final JsonFactory JSON = JsonFactory.builder()
+            .streamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(MAX_NESTING).build())
             .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)
             // Characters outside the BMP (emoji, rare CJK) as UTF-8, not as escaped surrogate pairs.
             .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)

@@ -1,9 +1,7 @@
 package io.xmlingest.core.encode;
 
 import com.fasterxml.jackson.core.JsonEncoding;
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import io.xmlingest.core.bind.XmlTree;
 import java.io.IOException;
@@ -18,17 +16,11 @@ import java.util.List;
  *
  * <p>Unlike a model, a schema-less record is as deep as the file makes it, up to
  * {@code xml.max.depth} (at most 100,000). So the tree is walked with a stack of its own rather
- * than by recursion, which would overflow the thread's stack, and Jackson's own nesting limit
- * (1,000 by default) is raised to match, leaving the splitter's setting the only limit.
+ * than by recursion, which would overflow the thread's stack; Jackson's own nesting limit is
+ * raised to match (see {@link JsonRecordEncoder#MAX_NESTING}), leaving the splitter's setting
+ * the only limit.
  */
 public final class XmlTreeJsonEncoder implements RecordEncoder<XmlTree> {
-
-    /** Twice the largest xml.max.depth: an element level can add an object and an array. */
-    private static final int MAX_NESTING = 200_000;
-
-    private static final JsonFactory JSON = JsonRecordEncoder.JSON.rebuild()
-            .streamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(MAX_NESTING).build())
-            .build();
 
     private final ByteArrayBuilder buffer = new ByteArrayBuilder(1024);
     private final ArrayDeque<Object> open = new ArrayDeque<>();
@@ -37,7 +29,7 @@ public final class XmlTreeJsonEncoder implements RecordEncoder<XmlTree> {
     public byte[] encode(XmlTree record) {
         buffer.reset();
         open.clear();
-        try (JsonGenerator json = JSON.createGenerator(buffer, JsonEncoding.UTF8)) {
+        try (JsonGenerator json = JsonRecordEncoder.JSON.createGenerator(buffer, JsonEncoding.UTF8)) {
             write(json, record, open);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -55,22 +55,39 @@ final class ConvertedRecords implements AutoCloseable {
      * in flight, read from the settings once for every file.
      */
     record Plan(RecordModel model, long maxRequestSize, int binderThreads, int maxRecords,
-                long maxHeap) {
+                long maxHeap, int maxDepth) {
 
         static Plan of(IngestConfig config, RecordModel model) {
             int threads = config.get(IngestSettings.BIND_THREADS);
             // Twice a page: the next page is read and bound while the last one is committed.
             return new Plan(model.withTopicsOf(config), config.get(IngestSettings.MAX_REQUEST_SIZE),
                     threads > 0 ? threads : Runtime.getRuntime().availableProcessors(),
-                    2 * config.get(IngestSettings.PAGE_MAX_RECORDS), 2 * config.get(IngestSettings.PAGE_MAX_BYTES));
+                    2 * config.get(IngestSettings.PAGE_MAX_RECORDS), 2 * config.get(IngestSettings.PAGE_MAX_BYTES),
+                    config.get(IngestSettings.XML_MAX_DEPTH));
         }
 
         /** Starts reading {@code splitter}'s file; {@code maxRawBytes} bounds the raw text kept for a record rejected as it is read. */
         ConvertedRecords start(RecordSplitter splitter, String fileName, String fileId, long maxRawBytes) {
-            return new ConvertedRecords(splitter, fileName, fileId, () -> new RecordConverter(model, maxRequestSize),
-                    binderThreads, maxRecords, maxHeap, maxRawBytes);
+            return new ConvertedRecords(splitter, fileName, fileId,
+                    () -> new RecordConverter(model, maxRequestSize, maxDepth), binderThreads, binderStackBytes(maxDepth),
+                    maxRecords, maxHeap, maxRawBytes);
         }
     }
+
+    /**
+     * Stack a binder thread needs to convert a model record nested {@code maxDepth} levels deep: JAXB,
+     * the required-value check and the encoder each recurse once per level, about 650 bytes a level
+     * in all with a recursive model (measured), so twice that is asked for in case of larger frames.
+     * 0, the JVM's default (1 MB on 64-bit Linux), covers xml.max.depth's default; the stack is only
+     * reserved, and a record that deep is what makes it resident.
+     */
+    static long binderStackBytes(int maxDepth) {
+        long needed = (long) maxDepth * STACK_PER_LEVEL;
+        return needed <= DEFAULT_STACK ? 0 : needed;
+    }
+
+    private static final long STACK_PER_LEVEL = 2 * 1024;
+    private static final long DEFAULT_STACK = 1024 * 1024;
 
     /**
      * Records travel in batches: handing each record over on its own woke a sleeping thread per
@@ -104,7 +121,7 @@ final class ConvertedRecords implements AutoCloseable {
      * @param maxRawBytes longest raw text kept for a record rejected while it was read
      */
     ConvertedRecords(RecordSplitter splitter, String fileName, String fileId, Supplier<RecordConverter> converter,
-                     int binderThreads, int maxRecords, long maxHeap, long maxRawBytes) {
+                     int binderThreads, long binderStackBytes, int maxRecords, long maxHeap, long maxRawBytes) {
         this.splitter = splitter;
         this.fileName = fileName;
         this.fileId = fileId;
@@ -115,14 +132,14 @@ final class ConvertedRecords implements AutoCloseable {
         for (int i = 0; i < binderThreads; i++) {
             RecordConverter c = converter.get();
             converters.add(c);
-            threads.add(daemon("xmlingest-bind-" + i, () -> bindLoop(c)));
+            threads.add(daemon("xmlingest-bind-" + i, binderStackBytes, () -> bindLoop(c)));
         }
-        threads.add(daemon("xmlingest-read", this::readLoop));
+        threads.add(daemon("xmlingest-read", 0, this::readLoop));
         threads.forEach(Thread::start);
     }
 
-    private static Thread daemon(String name, Runnable body) {
-        Thread t = new Thread(body, name);
+    private static Thread daemon(String name, long stackBytes, Runnable body) {
+        Thread t = new Thread(null, body, name, stackBytes);
         t.setDaemon(true);
         return t;
     }

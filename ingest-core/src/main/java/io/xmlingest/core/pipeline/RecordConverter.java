@@ -39,11 +39,12 @@ final class RecordConverter {
     private final RecordModel model;
     private final Conversion[] conversions;
     private final long maxRequestSize;
+    private final int maxDepth;
     /** Written by the one thread that converts, read by others for progress. */
     volatile long bindNanos;
     volatile long serializeNanos;
 
-    RecordConverter(RecordModel model, long maxRequestSize) {
+    RecordConverter(RecordModel model, long maxRequestSize, int maxDepth) {
         this.model = model;
         List<RecordModel.RecordType> types = model.types();
         this.conversions = new Conversion[types.size()];
@@ -52,6 +53,7 @@ final class RecordConverter {
             conversions[i] = conversion(types.get(i), json);
         }
         this.maxRequestSize = maxRequestSize;
+        this.maxDepth = maxDepth;
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -78,6 +80,19 @@ final class RecordConverter {
 
     /** @throws RecordRejectedException when the record cannot become a message */
     OutgoingRecord convert(XMLStreamReader record, long index, ErrorLocation where, String fileName, String fileId) {
+        try {
+            return convertOrOverflow(record, index, where, fileName, fileId);
+        } catch (StackOverflowError e) {
+            // Binding, the required-value check and the encoder recurse once per level of a model record.
+            // Binder threads get a stack for xml.max.depth (see ConvertedRecords); this is for a thread that
+            // has less, and the record alone pays for it.
+            throw new RecordRejectedException("record nests too deeply to be converted on this thread's stack "
+                    + "(files may nest up to " + maxDepth + " levels)", where, null, IngestSettings.XML_MAX_DEPTH.key());
+        }
+    }
+
+    private OutgoingRecord convertOrOverflow(XMLStreamReader record, long index, ErrorLocation where, String fileName,
+                                             String fileId) {
         Conversion c = conversions.length == 1 ? conversions[0] : conversionOf(record);
         long t0 = System.nanoTime();
         Object bound;
