@@ -134,8 +134,9 @@ public final class XmlTreeBinder implements RecordBinder<XmlTree> {
                 continue;
             }
             String local = r.getAttributeLocalName(i);
-            // An unprefixed attribute is in no namespace whatever the default namespace is.
-            String name = ns.equals(recordNamespace) && hasPlainAttribute(r, local)
+            // An unprefixed attribute is in no namespace whatever the default namespace is. Only a prefixed one
+            // can be in the record's namespace, and then its plain name may be taken by an unprefixed one.
+            String name = !ns.isEmpty() && ns.equals(recordNamespace) && hasPlainAttribute(r, local)
                     ? "{" + ns + "}" + local : name(ns, local, recordNamespace);
             f.tree.attribute(name, r.getAttributeValue(i));
         }

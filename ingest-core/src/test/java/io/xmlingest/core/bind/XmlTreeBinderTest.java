@@ -172,6 +172,22 @@ class XmlTreeBinderTest {
     }
 
     @Test
+    void recordsInNoNamespaceGetTheSameNames() throws Exception {
+        // Most exports use no namespace at all. Before, each of their attributes was written "{}name".
+        String plain = README_XML.replace(" xmlns=\"urn:example:catalog\"", "");
+        assertThat(convert(plain, new QName("item"))).containsExactly(README_JSON);
+        List<String> items = convert("<root xmlns:o=\"urn:o\"><item sku=\"A2\"><sku>inner</sku></item>"
+                + "<item sku=\"C1\"><o:sku>x</o:sku></item></root>", new QName("item"));
+        assertThat(items).containsExactly("{\"@sku\":\"A2\",\"sku\":\"inner\"}",
+                "{\"sku\":\"C1\",\"{urn:o}sku\":\"x\"}");
+        Path f = Files.writeString(dir.resolve("k.xml"), "<root xmlns:o=\"urn:o\"><item sku=\"C1\"><o:sku>x</o:sku></item></root>");
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, new QName("item"), LIMITS)) {
+            assertThat(s.next()).isTrue();
+            assertThat(new XmlTreeBinder().bind(s.record(), where(s)).keyOf("sku")).isEqualTo("C1");
+        }
+    }
+
+    @Test
     void aNilRecordIsAnEmptyObject() throws Exception {
         assertThat(items("<item xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:nil=\"true\"/>"))
                 .containsExactly("{}");
