@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.xmlingest.app.TestBroker;
 import io.xmlingest.app.cli.Main;
 import io.xmlingest.app.http.HttpEndpoints;
+import io.xmlingest.core.error.IngestException;
 import io.xmlingest.core.pipeline.FileIdentity;
 import io.xmlingest.core.publish.MessageHeaders;
 import io.xmlingest.datagen.DatagenCommand;
@@ -24,7 +25,11 @@ import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -256,6 +261,80 @@ class WorkerIT {
         }
         assertThat(brokenRecords).isEqualTo(validBefore);
         assertThat(report(h.done("good.xml")).get("outcome").asText()).isEqualTo("completed");
+    }
+
+    @Test
+    void aRecordWithAValueLargerThanKafkaTakesIsOneSmallDeadLetterAndTheWorkerGoesOn() throws Exception {
+        // The schema validator's reason quotes the value. Before, the dead letter carrying it outgrew
+        // kafka.max.request.size, and the worker took the refusal for Kafka being down: it retried the commit
+        // for ever, its inbox stuck.
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox,
+                "record.schema", Path.of("../ingest-core/src/main/resources/xsd/persons.xsd").toAbsolutePath().toString());
+        String text = Files.readString(persons);
+        int valid = 0;
+        while (DatagenCommand.isInvalid(valid, SEED, INVALID)) {
+            valid++;
+        }
+        int from = 0;
+        for (int i = 0; i <= valid; i++) {
+            from = text.indexOf("<person ", from + 1);
+        }
+        String record = text.substring(from, text.indexOf("</person>", from) + "</person>".length());
+        String huge = record.replaceFirst("<email>[^<]*</email>", "<email>" + "x@".repeat(600_000) + "</email>");
+        int firstRecord = text.indexOf("<person ");
+        Path file = Files.writeString(data.resolve("huge-value.xml"),
+                text.substring(0, firstRecord) + huge + "\n  " + text.substring(firstRecord));
+        long invalid = invalidCount(3000);
+        try (WorkerHarness.Running w = h.start()) {
+            h.drop(file, "huge-value.xml");
+            h.drop(persons, "after.xml");
+            await("huge-value.xml in done/", WAIT, () -> Files.exists(h.done("huge-value.xml")));
+            await("after.xml in done/", WAIT, () -> Files.exists(h.done("after.xml")));
+        }
+        List<JsonNode> dead = h.deadLetters();
+        assertThat(dead).hasSize((int) (2 * invalid + 1));
+        JsonNode first = dead.stream().filter(d -> d.get("file").asText().equals("huge-value.xml")
+                && d.get("recordIndex").asLong() == 0).findFirst().orElseThrow();
+        assertThat(first.get("error").asText()).startsWith("record is not valid against the schema: cvc-pattern-valid")
+                .contains("more characters)")
+                .hasSizeLessThan(IngestException.MAX_REASON_CHARS + 100);
+        assertThat(first.get("byteLength").asLong()).isGreaterThan(1_200_000);
+        assertThat(first.has("rawXml")).as("too large to carry").isFalse();
+        assertThat(h.records()).hasSize((int) (2 * (3000 - invalid)));
+        assertThat(report(h.done("huge-value.xml")).get("deadLetters").asLong()).isEqualTo(invalid + 1);
+    }
+
+    @Test
+    void aDeadLetterTheTopicCannotTakeFailsItsFileNamingTheTopicAndTheWorkerGoesOn() throws Exception {
+        // A dead-letter topic made with a smaller max.message.bytes than ours. Before, its refusal read as Kafka
+        // being down, and the commit was retried for ever.
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox);
+        String dlq = h.topic + ".dlq";
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestBroker.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(dlq, 1, (short) 1).configs(Map.of("max.message.bytes", "4000"))))
+                    .all().get();
+        }
+        Path clean = DatagenCommand.generate(data.resolve("clean-200.xml"), 200, SEED, 0.0);
+        String text = Files.readString(clean);
+        byte[] noise = new byte[12_000];
+        new java.util.Random(SEED).nextBytes(noise);
+        // An unknown element rejects the record; its raw XML, random so that lz4 cannot shrink it, goes with the
+        // dead letter.
+        int firstRecord = text.indexOf("<person ");
+        Path file = Files.writeString(data.resolve("big-dead-letter.xml"), text.substring(0, firstRecord)
+                + "<person id=\"0\"><unknown>" + java.util.Base64.getEncoder().encodeToString(noise) + "</unknown></person>\n  "
+                + text.substring(firstRecord));
+        try (WorkerHarness.Running w = h.start()) {
+            h.drop(file, "big-dead-letter.xml");
+            h.drop(clean, "after.xml");
+            await("big-dead-letter.xml in failed/", WAIT, () -> Files.exists(h.failed("big-dead-letter.xml")));
+            await("after.xml in done/", WAIT, () -> Files.exists(h.done("after.xml")));
+        }
+        JsonNode error = report(h.failed("big-dead-letter.xml")).get("error");
+        assertThat(error.get("message").asText()).contains("too large for the broker", dlq, "big-dead-letter.xml",
+                "record index 0");
+        assertThat(error.get("setting").asText()).isEqualTo("kafka.max.request.size");
+        assertThat(report(h.done("after.xml")).get("records").asLong()).isEqualTo(200);
     }
 
     @Test

@@ -16,13 +16,20 @@ import java.util.Optional;
 public abstract sealed class IngestException extends RuntimeException
         permits RecordRejectedException, RetriableIngestException, FileFailedException, ConfigException {
 
+    /**
+     * Longest reason kept. Parsers quote the value at fault, and a value can be megabytes long: a
+     * dead letter or status event carrying such a reason outgrew what Kafka takes, and the worker
+     * retried its commit for ever.
+     */
+    public static final int MAX_REASON_CHARS = 1000;
+
     private final transient ErrorLocation location;
     private final String settingKey;
     private final String reason;
 
     protected IngestException(String reason, ErrorLocation location, String settingKey, Throwable cause) {
-        super(compose(reason, location, settingKey), cause);
-        this.reason = reason;
+        super(compose(bounded(reason), location, settingKey), cause);
+        this.reason = bounded(reason);
         this.location = location;
         this.settingKey = settingKey;
     }
@@ -39,6 +46,14 @@ public abstract sealed class IngestException extends RuntimeException
     /** The setting that controls the limit or behaviour at fault, if one does. */
     public Optional<String> settingKey() {
         return Optional.ofNullable(settingKey);
+    }
+
+    static String bounded(String reason) {
+        if (reason == null || reason.length() <= MAX_REASON_CHARS) {
+            return reason;
+        }
+        int end = Character.isHighSurrogate(reason.charAt(MAX_REASON_CHARS - 1)) ? MAX_REASON_CHARS - 1 : MAX_REASON_CHARS;
+        return reason.substring(0, end) + "... (" + (reason.length() - end) + " more characters)";
     }
 
     private static String compose(String reason, ErrorLocation location, String settingKey) {

@@ -66,10 +66,16 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
                 for (Map.Entry<String, String> h : e.headers().entrySet()) {
                     headers.add(new RecordHeader(h.getKey(), h.getValue().getBytes(StandardCharsets.UTF_8)));
                 }
+                // A dead letter or status event Kafka can never take (a topic with a smaller max.message.bytes)
+                // fails its file like a record would; as a Kafka outage it was retried for ever.
+                String fileName = e.headers().get(MessageHeaders.FILE);
+                String index = e.headers().get(MessageHeaders.RECORD_INDEX);
+                long recordIndex = index == null ? -1 : Long.parseLong(index);
+                long size = (e.key() == null ? 0 : e.key().length) + (e.value() == null ? 0 : e.value().length);
                 producer.send(new ProducerRecord<>(e.topic(), e.partition(), null, e.key(), e.value(), headers),
                         (m, error) -> {
                             if (error != null) {
-                                failure.compareAndSet(null, new Failure(error, null, -1, 0));
+                                failure.compareAndSet(null, new Failure(error, fileName, recordIndex, size, e.topic()));
                             }
                         });
             }
@@ -102,8 +108,9 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
             if (cause instanceof RecordTooLargeException && f != null && f.fileName != null) {
                 abortQuietly();
                 failure.set(null);
-                throw new FileFailedException("record of " + f.size + " bytes is too large for the broker: "
-                        + cause.getMessage(), ErrorLocation.ofFile(f.fileName).withRecordIndex(f.recordIndex),
+                throw new FileFailedException("message of " + f.size + " bytes to " + f.topic
+                        + " is too large for the broker: " + cause.getMessage(),
+                        ErrorLocation.ofFile(f.fileName).withRecordIndex(f.recordIndex),
                         IngestSettings.MAX_REQUEST_SIZE.key(), cause);
             }
             spent = true;
@@ -148,14 +155,14 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
             long size = r.size();
             producer.send(new ProducerRecord<>(r.topic(), null, null, r.key(), r.value(), headers), (m, error) -> {
                 if (error != null) {
-                    failure.compareAndSet(null, new Failure(error, fileName, index, size));
+                    failure.compareAndSet(null, new Failure(error, fileName, index, size, r.topic()));
                 }
             });
         }
     }
 
     /** The first send of the open transaction that failed, and the record it carried, if any. */
-    private record Failure(Exception error, String fileName, long recordIndex, long size) {
+    private record Failure(Exception error, String fileName, long recordIndex, long size, String topic) {
     }
 
     private void abortQuietly() {
