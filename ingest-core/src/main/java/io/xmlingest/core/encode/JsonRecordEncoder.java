@@ -184,7 +184,12 @@ public final class JsonRecordEncoder implements RecordEncoder<Object> {
         } else if (value instanceof Double d) {
             writeFloating(json, d);
         } else if (value instanceof Float f) {
-            writeFloating(json, f.doubleValue());
+            // Not widened to a double first: that writes 0.1 as 0.10000000149011612, digits the file never had.
+            if (f.isNaN() || f.isInfinite()) {
+                writeFloating(json, f.doubleValue());
+            } else {
+                json.writeNumber(f);
+            }
         } else if (value instanceof XMLGregorianCalendar c) {
             json.writeString(c.toXMLFormat());
         } else if (value instanceof Duration d) {

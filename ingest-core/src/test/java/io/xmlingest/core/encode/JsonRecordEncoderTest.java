@@ -47,6 +47,20 @@ class JsonRecordEncoderTest {
     }
 
     @Test
+    void floatsKeepTheDigitsTheFileHadAndDoublesTheirs() throws Exception {
+        io.xmlingest.core.encode.model.Kitchen k = new io.xmlingest.core.encode.model.Kitchen();
+        k.name = "k";
+        k.weight = Float.parseFloat("0.1");
+        k.ratio = Double.parseDouble("1.0000001");
+        String json = new String(new JsonRecordEncoder().encode(k), StandardCharsets.UTF_8);
+        // Widened to a double, the float was written 0.10000000149011612.
+        assertThat(json).contains("\"weight\":0.1,").contains("\"ratio\":1.0000001");
+        k.weight = Float.parseFloat("1.0000001");
+        k.ratio = null;
+        assertThat(new String(new JsonRecordEncoder().encode(k), StandardCharsets.UTF_8)).contains("\"weight\":1.0000001");
+    }
+
+    @Test
     void leavesOutMissingOptionalValues() throws Exception {
         Person p = person();
         p.setEmail(null);
