@@ -28,6 +28,7 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
     private final Class<T> type;
     private final JAXBContext context;
     private final Schema schema;
+    private final UnmappedContent unmapped;
     private Unmarshaller unmarshaller;
     private ValidationEvent firstEvent;
     private String firstEventElement;
@@ -42,9 +43,18 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
 
     /** @param schema validates every record as it is bound (JAXB runs the validator over the same events), or null */
     public JaxbRecordBinder(JAXBContext context, Class<T> type, Schema schema) {
+        this(context, type, schema, false);
+    }
+
+    /**
+     * @param dropUnmapped leave out content the model has no place for, as JAXB does, instead of
+     *                     rejecting the record (see {@link UnmappedContent})
+     */
+    public JaxbRecordBinder(JAXBContext context, Class<T> type, Schema schema, boolean dropUnmapped) {
         this.type = type;
         this.context = context;
         this.schema = schema;
+        this.unmapped = dropUnmapped ? null : new UnmappedContent();
         this.unmarshaller = newUnmarshaller();
     }
 
@@ -57,6 +67,7 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
         try {
             Unmarshaller u = context.createUnmarshaller();
             u.setSchema(schema);
+            u.setListener(unmapped);
             u.setEventHandler(event -> {
                 if (firstEvent == null) {
                     firstEvent = event;
@@ -86,7 +97,7 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
         T value;
         try {
             interrupted = true;
-            value = unmarshaller.unmarshal(record, type).getValue();
+            value = unmarshaller.unmarshal(unmapped == null ? record : unmapped.reset(record), type).getValue();
             interrupted = false;
         } catch (JAXBException | RuntimeException e) {
             interrupted = false;
@@ -105,6 +116,10 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
         if (firstEvent != null) {
             // JAXB recovered from an event it was told not to recover from: still a rejection.
             throw rejected(null, where);
+        }
+        if (unmapped != null && unmapped.problem() != null) {
+            throw new RecordRejectedException("record does not bind: " + unmapped.problem(),
+                    at(where, unmapped.line(), unmapped.column()), null, IngestSettings.RECORD_UNMAPPED_CONTENT.key());
         }
         String missing = RequiredValues.firstMissing(value);
         if (missing != null) {

@@ -66,6 +66,16 @@ public final class IngestSettings {
                     + "records are not validated.",
             v -> v.stream().anyMatch(String::isBlank) ? "an entry is empty" : null);
 
+    public static final Setting<String> RECORD_UNMAPPED_CONTENT = Setting.of("record.unmapped.content",
+            SettingType.STRING, "reject",
+            "What happens to content of a record that its record.class has no place for, which JAXB itself drops "
+                    + "without a word: an attribute the class does not declare (xsi:type and xsi:nil aside), any "
+                    + "attribute on an element bound to a plain value, text directly inside an element that holds "
+                    + "only elements, a second occurrence of an element the class holds once. reject: the record is "
+                    + "rejected, naming what it found and where. drop: it is left out of the message, as JAXB does. "
+                    + "Unknown elements are rejected either way. Schema-less records keep everything.",
+            oneOf("reject", "drop"));
+
     public static final Setting<Integer> RECORD_MAX_REJECTED = Setting.of("file.max.rejected.records", SettingType.INT,
             1000,
             "How many records of one file may be rejected (do not bind, miss a required value) before the "
@@ -207,7 +217,7 @@ public final class IngestSettings {
             "Deepest nesting of entities within entities under xml.doctype=internal.", between(1, 100));
 
     public static final List<Setting<?>> ALL = List.of(
-            RECORD_ELEMENT, RECORD_CLASS, MODEL_PATH, RECORD_KEY, RECORD_SCHEMA, RECORD_MAX_REJECTED,
+            RECORD_ELEMENT, RECORD_CLASS, MODEL_PATH, RECORD_KEY, RECORD_SCHEMA, RECORD_UNMAPPED_CONTENT, RECORD_MAX_REJECTED,
             TOPIC, TOPIC_DEAD_LETTERS, TOPIC_STATUS, TOPIC_CHECKPOINTS, TOPIC_PARTITIONS, TOPIC_REPLICATION_FACTOR, TOPIC_READY_TIMEOUT_MS,
             PAGE_MAX_RECORDS, PAGE_MAX_BYTES, COMMIT_INTERVAL_MS, BIND_THREADS, PUBLISH_MAX_PAGES_IN_FLIGHT,
             BOOTSTRAP_SERVERS, COMPRESSION, LINGER_MS, BATCH_SIZE, MAX_REQUEST_SIZE, DELIVERY_TIMEOUT_MS,

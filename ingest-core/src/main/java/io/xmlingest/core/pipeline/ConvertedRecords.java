@@ -55,7 +55,7 @@ final class ConvertedRecords implements AutoCloseable {
      * in flight, read from the settings once for every file.
      */
     record Plan(RecordModel model, long maxRequestSize, int binderThreads, int maxRecords,
-                long maxHeap, int maxDepth) {
+                long maxHeap, int maxDepth, boolean dropUnmapped) {
 
         static Plan of(IngestConfig config, RecordModel model) {
             int threads = config.get(IngestSettings.BIND_THREADS);
@@ -63,13 +63,14 @@ final class ConvertedRecords implements AutoCloseable {
             return new Plan(model.withTopicsOf(config), config.get(IngestSettings.MAX_REQUEST_SIZE),
                     threads > 0 ? threads : Runtime.getRuntime().availableProcessors(),
                     2 * config.get(IngestSettings.PAGE_MAX_RECORDS), 2 * config.get(IngestSettings.PAGE_MAX_BYTES),
-                    config.get(IngestSettings.XML_MAX_DEPTH));
+                    config.get(IngestSettings.XML_MAX_DEPTH),
+                    "drop".equals(config.get(IngestSettings.RECORD_UNMAPPED_CONTENT)));
         }
 
         /** Starts reading {@code splitter}'s file; {@code maxRawBytes} bounds the raw text kept for a record rejected as it is read. */
         ConvertedRecords start(RecordSplitter splitter, String fileName, String fileId, long maxRawBytes) {
             return new ConvertedRecords(splitter, fileName, fileId,
-                    () -> new RecordConverter(model, maxRequestSize, maxDepth), binderThreads, binderStackBytes(maxDepth),
+                    () -> new RecordConverter(model, maxRequestSize, maxDepth, dropUnmapped), binderThreads, binderStackBytes(maxDepth),
                     maxRecords, maxHeap, maxRawBytes);
         }
     }

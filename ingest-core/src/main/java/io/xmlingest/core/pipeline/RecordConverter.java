@@ -40,14 +40,16 @@ final class RecordConverter {
     private final Conversion[] conversions;
     private final long maxRequestSize;
     private final int maxDepth;
+    private final boolean dropUnmapped;
     /** Written by the one thread that converts, read by others for progress. */
     volatile long bindNanos;
     volatile long serializeNanos;
 
-    RecordConverter(RecordModel model, long maxRequestSize, int maxDepth) {
+    RecordConverter(RecordModel model, long maxRequestSize, int maxDepth, boolean dropUnmapped) {
         this.model = model;
         List<RecordModel.RecordType> types = model.types();
         this.conversions = new Conversion[types.size()];
+        this.dropUnmapped = dropUnmapped;
         JsonRecordEncoder json = new JsonRecordEncoder();
         for (int i = 0; i < conversions.length; i++) {
             conversions[i] = conversion(types.get(i), json);
@@ -63,7 +65,8 @@ final class RecordConverter {
             KeyReader keys = name == null ? null : (bound, where) -> treeKey((XmlTree) bound, name, where);
             return new Conversion(type, (RecordBinder) new XmlTreeBinder(), (RecordEncoder) new XmlTreeJsonEncoder(), keys);
         }
-        RecordBinder<Object> binder = new JaxbRecordBinder<>(model.context(), (Class<Object>) type.type(), model.schema());
+        RecordBinder<Object> binder = new JaxbRecordBinder<>(model.context(), (Class<Object>) type.type(), model.schema(),
+                dropUnmapped);
         KeyReader keys = type.keys() == null ? null : (bound, where) -> type.keys().keyOf(bound);
         return new Conversion(type, binder, json, keys);
     }

@@ -84,7 +84,7 @@ class DeepRecordsTest {
 
     @Test
     void aThreadWithLessStackRejectsTheRecordAloneNamingTheDepthLimit() throws Exception {
-        RecordConverter converter = new RecordConverter(RecordModel.of(config(DEPTH + 10)), 1 << 20, DEPTH + 10);
+        RecordConverter converter = new RecordConverter(RecordModel.of(config(DEPTH + 10)), 1 << 20, DEPTH + 10, false);
         AtomicReference<Object> tooDeep = new AtomicReference<>();
         AtomicReference<Object> next = new AtomicReference<>();
         // Far less than binderStackBytes gives for this depth: about 1,600 levels fit in a megabyte.

@@ -1,0 +1,272 @@
+package io.xmlingest.core.bind;
+
+import io.xmlingest.core.jaxb.JaxbProperties;
+import io.xmlingest.core.jaxb.JaxbProperty;
+import jakarta.xml.bind.JAXBElement;
+import jakarta.xml.bind.Unmarshaller;
+import java.lang.reflect.Field;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import javax.xml.XMLConstants;
+import javax.xml.stream.Location;
+import javax.xml.stream.XMLStreamConstants;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamReader;
+import javax.xml.stream.util.StreamReaderDelegate;
+import org.w3c.dom.Element;
+
+/**
+ * Finds content of a record that the model has no place for, which JAXB drops without an event:
+ * an attribute a class does not declare (or any attribute on an element bound to a plain value),
+ * text directly inside an element that holds only elements, and a second occurrence of an element
+ * the class holds once (JAXB keeps the last). Unknown elements need no help: JAXB reports them.
+ *
+ * <p>It sits between the record's reader and JAXB, and hears from JAXB (as its unmarshaller
+ * listener) which class each element became, so it knows the class whose content each event is.
+ * Content inside what the model keeps as DOM ({@code xs:any}, {@code xs:anyType}) keeps all of
+ * itself and is not looked at. One per binder; {@link #reset} before each record.
+ */
+final class UnmappedContent extends Unmarshaller.Listener {
+
+    /** What one class has room for, worked out once. */
+    private record Plan(Set<String> attributes, boolean anyAttribute, boolean text, Map<String, Child> children) {
+    }
+
+    /**
+     * A child element the class declares: its index among the ones held once (or -1 when it repeats),
+     * and whether it is bound to a plain value, which has no room for attributes.
+     */
+    private record Child(int once, boolean plain) {
+    }
+
+    private static final ClassValue<Plan> PLANS = new ClassValue<>() {
+        @Override
+        protected Plan computeValue(Class<?> type) {
+            return plan(type);
+        }
+    };
+
+    /** A bound element being read: its depth in the record, its class's plan, the children seen once. */
+    private static final class Frame {
+        int depth;
+        String name;
+        Plan plan;
+        long seen;
+        Set<Integer> seenBeyond64;
+    }
+
+    private Frame[] frames = new Frame[16];
+    private int size;
+    private int depth;
+    private XMLStreamReader reader;
+    // A child bound to a plain value that carried attributes: found out when no class claims it.
+    private int plainDepth;
+    private String plainAttribute;
+    private String plainElement;
+
+    private String problem;
+    private int line;
+    private int column;
+
+    /** The reader JAXB should read the record from; {@code record} is at the record's start tag. */
+    XMLStreamReader reset(XMLStreamReader record) {
+        reader = record;
+        size = 0;
+        depth = record.getEventType() == XMLStreamConstants.START_ELEMENT ? 1 : 0;
+        plainDepth = 0;
+        problem = null;
+        return new Delegate(record);
+    }
+
+    /** What JAXB dropped first in the last record, or null. */
+    String problem() {
+        return problem;
+    }
+
+    int line() {
+        return line;
+    }
+
+    int column() {
+        return column;
+    }
+
+    @Override
+    public void beforeUnmarshal(Object target, Object parent) {
+        // JAXB also announces the JAXBElement around a value (a choice's item, an optional nillable element),
+        // at the same tag as the value's own class, if it has one.
+        if (reader == null || reader.getEventType() != XMLStreamConstants.START_ELEMENT
+                || !JaxbProperties.isBound(target.getClass())) {
+            return;
+        }
+        Plan plan = PLANS.get(target.getClass());
+        if (size == frames.length) {
+            frames = java.util.Arrays.copyOf(frames, size * 2);
+        }
+        Frame f = frames[size] == null ? (frames[size] = new Frame()) : frames[size];
+        f.depth = depth;
+        f.name = reader.getLocalName();
+        f.plan = plan;
+        f.seen = 0;
+        f.seenBeyond64 = null;
+        size++;
+        if (plainDepth == depth) {
+            plainDepth = 0; // a class after all (xsi:type, a JAXBElement of a class): its own attributes are checked below
+        }
+        if (!plan.anyAttribute()) {
+            for (int i = 0, n = reader.getAttributeCount(); i < n; i++) {
+                if (!isMarkup(reader.getAttributeNamespace(i))
+                        && !plan.attributes().contains(reader.getAttributeLocalName(i))) {
+                    found("attribute " + attributeName(i) + " of <" + reader.getLocalName() + "> is not in the model");
+                    return;
+                }
+            }
+        }
+    }
+
+    private void found(String what) {
+        if (problem == null) {
+            problem = what;
+            Location at = reader.getLocation();
+            line = at == null ? -1 : at.getLineNumber();
+            column = at == null ? -1 : at.getColumnNumber();
+        }
+    }
+
+    /** Watches the events JAXB reads. */
+    private final class Delegate extends StreamReaderDelegate {
+        Delegate(XMLStreamReader reader) {
+            super(reader);
+        }
+
+        @Override
+        public int next() throws XMLStreamException {
+            if (plainDepth != 0) {
+                // JAXB has handled the child's start tag, and no class claimed it: its attributes had nowhere to go.
+                found("attribute " + plainAttribute + " of <" + plainElement + "> is not in the model");
+                plainDepth = 0;
+            }
+            int event = super.next();
+            switch (event) {
+                case XMLStreamConstants.START_ELEMENT -> {
+                    depth++;
+                    if (size > 0 && frames[size - 1].depth == depth - 1) {
+                        child(frames[size - 1]);
+                    }
+                }
+                case XMLStreamConstants.END_ELEMENT -> {
+                    if (size > 0 && frames[size - 1].depth == depth) {
+                        size--;
+                    }
+                    depth--;
+                }
+                case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA -> {
+                    if (size > 0 && frames[size - 1].depth == depth && !frames[size - 1].plan.text() && !isWhiteSpace()) {
+                        found("text \"" + excerpt(getText()) + "\" inside <" + frames[size - 1].name
+                                + "> is not in the model, which holds only elements there");
+                    }
+                }
+                default -> {
+                }
+            }
+            return event;
+        }
+
+        private void child(Frame parent) {
+            Child c = parent.plan.children().get(getLocalName());
+            if (c == null) {
+                return; // an element the class does not name: JAXB reports it, or a wildcard keeps it
+            }
+            if (c.once() >= 0 && seenBefore(parent, c.once())) {
+                found("element <" + getLocalName() + "> appears again, and the model holds one");
+                return;
+            }
+            if (c.plain()) {
+                for (int i = 0, n = getAttributeCount(); i < n; i++) {
+                    if (!isMarkup(getAttributeNamespace(i))) {
+                        plainDepth = depth;
+                        plainAttribute = attributeName(i);
+                        plainElement = getLocalName();
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    private static boolean seenBefore(Frame f, int index) {
+        if (index < 64) {
+            long bit = 1L << index;
+            boolean seen = (f.seen & bit) != 0;
+            f.seen |= bit;
+            return seen;
+        }
+        if (f.seenBeyond64 == null) {
+            f.seenBeyond64 = new HashSet<>();
+        }
+        return !f.seenBeyond64.add(index);
+    }
+
+    private String attributeName(int i) {
+        String ns = reader.getAttributeNamespace(i);
+        String local = reader.getAttributeLocalName(i);
+        return ns == null || ns.isEmpty() ? local : XMLConstants.XML_NS_URI.equals(ns) ? "xml:" + local : "{" + ns + "}" + local;
+    }
+
+    /** xsi:type, xsi:nil and the schema location hints steer JAXB; they are not data. */
+    private static boolean isMarkup(String namespace) {
+        return XMLConstants.W3C_XML_SCHEMA_INSTANCE_NS_URI.equals(namespace);
+    }
+
+    private static String excerpt(String text) {
+        String t = text.strip();
+        return t.length() <= 40 ? t : t.substring(0, 40) + "...";
+    }
+
+    private static Plan plan(Class<?> type) {
+        Set<String> attributes = new HashSet<>();
+        boolean anyAttribute = false;
+        boolean text = false;
+        Map<String, Child> children = new HashMap<>();
+        int once = 0;
+        for (JaxbProperty p : JaxbProperties.of(type)) {
+            switch (p.kind()) {
+                case ATTRIBUTE -> attributes.add(p.name());
+                case OTHER_ATTRIBUTES -> anyAttribute = true;
+                case TEXT -> text = true;
+                case CHOICE -> text |= p.names().mixed();
+                case ELEMENT -> {
+                    Field f = p.field();
+                    boolean repeats = Collection.class.isAssignableFrom(f.getType());
+                    children.put(p.name(), new Child(repeats ? -1 : once++, plain(valueType(f))));
+                }
+            }
+        }
+        return new Plan(Set.copyOf(attributes), anyAttribute, text, Map.copyOf(children));
+    }
+
+    /** The type one element of the property binds to: the list's item type, a JAXBElement's value type. */
+    private static Type valueType(Field f) {
+        Type t = f.getGenericType();
+        if (Collection.class.isAssignableFrom(f.getType()) && t instanceof ParameterizedType p) {
+            t = p.getActualTypeArguments()[0];
+        }
+        if (t instanceof ParameterizedType p && p.getRawType() == JAXBElement.class) {
+            t = p.getActualTypeArguments()[0];
+        }
+        return t;
+    }
+
+    /** Bound to a value with no room for attributes: not a class JAXB binds, not DOM or anything. */
+    private static boolean plain(Type t) {
+        if (!(t instanceof Class<?> c)) {
+            return false; // a type variable or wildcard: whatever JAXB makes of it, not looked at
+        }
+        return c != Object.class && !Element.class.isAssignableFrom(c) && !JaxbProperties.isBound(c);
+    }
+}

@@ -1,0 +1,132 @@
+package io.xmlingest.core.bind;
+
+import static io.xmlingest.core.bind.JaxbRecordBinderTest.GOOD_BODY;
+import static io.xmlingest.core.bind.JaxbRecordBinderTest.person;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.xmlingest.core.encode.JsonRecordEncoder;
+import io.xmlingest.core.error.ErrorLocation;
+import io.xmlingest.core.error.RecordRejectedException;
+import io.xmlingest.core.split.StaxRecordSplitter;
+import io.xmlingest.core.split.XmlLimits;
+import io.xmlingest.sample.persons.Person;
+import jakarta.xml.bind.JAXBContext;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import javax.xml.namespace.QName;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Content the model has no place for. JAXB drops it without an event, so before, each of these
+ * records was published with a value missing and nothing said.
+ */
+class UnmappedContentTest {
+
+    private static final QName PERSON = new QName("urn:xmlingest:sample:persons", "person");
+    private static final String GOOD_JSON = "{\"id\":1,\"firstName\":\"Zoë\",\"lastName\":\"O'Brien\","
+            + "\"email\":\"zoe.obrien@example.com\",\"birthDate\":\"1980-02-29\",\"active\":true,\"salary\":1234.50,"
+            + "\"phone\":[{\"type\":\"mobile\",\"value\":\"+4912345678\"},{\"type\":\"work\",\"value\":\"+4987654321\"}],"
+            + "\"address\":{\"street\":\"1 Main Street\",\"city\":\"Berlin\",\"postalCode\":\"10115\",\"country\":\"DE\"}}";
+    private static JAXBContext context;
+
+    @BeforeAll
+    static void context() throws Exception {
+        context = JAXBContext.newInstance(Person.class);
+    }
+
+    @TempDir
+    Path dir;
+
+    /**
+     * Each record bound from the live cursor and from the copy the pipeline's binder threads read; both must
+     * agree, positions included (the copy finds them in the file's text).
+     */
+    private List<String> bindAll(boolean drop, String... records) throws Exception {
+        String xml = "<persons xmlns=\"urn:xmlingest:sample:persons\" xmlns:o=\"urn:other\""
+                + " xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">\n" + String.join("\n", records) + "\n</persons>";
+        List<String> live = new ArrayList<>();
+        List<String> copied = new ArrayList<>();
+        JaxbRecordBinder<Person> binder = new JaxbRecordBinder<>(context, Person.class, null, drop);
+        Path file = Files.writeString(dir.resolve("p.xml"), xml);
+        for (List<String> out : List.of(live, copied)) {
+            try (var s = StaxRecordSplitter.open(file, PERSON, XmlLimits.DEFAULTS)) {
+                while (s.next()) {
+                    ErrorLocation where = new ErrorLocation(file.getFileName().toString(), s.position().recordIndex(), s.position().line(),
+                            s.position().column(), s.position().byteOffset());
+                    try {
+                        Person p = binder.bind(out == live ? s.record() : s.capture().reader(), where);
+                        out.add(new String(new JsonRecordEncoder().encode(p), StandardCharsets.UTF_8));
+                    } catch (RecordRejectedException e) {
+                        out.add(e.getMessage());
+                    }
+                }
+            }
+        }
+        assertThat(copied).isEqualTo(live);
+        return live;
+    }
+
+    private static final String[] UNMAPPED = {
+        person("1", GOOD_BODY).replace("id=\"1\"", "id=\"1\" nickname=\"Zo\""),
+        person("1", GOOD_BODY).replace("id=\"1\"", "id=\"1\" xml:lang=\"de\""),
+        person("1", GOOD_BODY).replace("id=\"1\"", "id=\"1\" o:flag=\"yes\""),
+        person("1", "IMPORTANT: deceased " + GOOD_BODY),
+        person("1", GOOD_BODY.replace("<street>", "Apartment 4B, <street>")),
+        person("1", "<firstName>Maria</firstName>" + GOOD_BODY),
+        person("1", GOOD_BODY.replace("<firstName>", "<firstName lang=\"de\">")),
+        person("1", GOOD_BODY.replace("<city>", "<city o:code=\"B\">")),
+        person("1", GOOD_BODY.replace("<phone type=\"mobile\">", "<phone type=\"mobile\" primary=\"true\">")),
+        person("1", GOOD_BODY.replace("<address>", "<address><![CDATA[c/o Ana]]>")),
+    };
+
+    @Test
+    void contentTheModelHasNoPlaceForRejectsTheRecordSayingWhatAndWhere() throws Exception {
+        List<String> out = bindAll(false, UNMAPPED);
+
+        assertThat(out).allSatisfy(m -> assertThat(m).startsWith("record does not bind: ")
+                .contains("[file p.xml, record index ").contains("line ").endsWith("(setting: record.unmapped.content)"));
+        assertThat(out.get(0)).contains("attribute nickname of <person> is not in the model");
+        assertThat(out.get(1)).contains("attribute xml:lang of <person> is not in the model");
+        assertThat(out.get(2)).contains("attribute {urn:other}flag of <person> is not in the model");
+        assertThat(out.get(3)).contains("text \"IMPORTANT: deceased\" inside <person> is not in the model, "
+                + "which holds only elements there");
+        assertThat(out.get(4)).contains("text \"Apartment 4B,\" inside <address>");
+        assertThat(out.get(5)).contains("element <firstName> appears again, and the model holds one");
+        assertThat(out.get(6)).contains("attribute lang of <firstName> is not in the model");
+        assertThat(out.get(7)).contains("attribute {urn:other}code of <city> is not in the model");
+        assertThat(out.get(8)).contains("attribute primary of <phone> is not in the model");
+        assertThat(out.get(9)).contains("text \"c/o Ana\" inside <address>");
+        assertThat(out.get(3)).contains("line 5, column 16");
+        assertThat(out.get(5)).contains("line 7, column 44");
+    }
+
+    @Test
+    void whatTheModelDoesHoldStillBindsAndTheBinderGoesOn() throws Exception {
+        String pretty = person("1", "\n  " + GOOD_BODY.replace("><", ">\n  <")
+                .replace("<email>zoe.obrien@example.com</email>", "<email xsi:nil=\"false\">zoe.obrien@example.com</email>")
+                + "\n");
+        List<String> out = bindAll(false, UNMAPPED[0], pretty, person("1", GOOD_BODY).replace("id=\"1\"",
+                "id=\"1\" xsi:type=\"Person\" xsi:schemaLocation=\"urn:xmlingest:sample:persons persons.xsd\""),
+                UNMAPPED[5], person("1", GOOD_BODY));
+
+        assertThat(out.get(0)).contains("nickname");
+        assertThat(out.get(1)).isEqualTo(GOOD_JSON);
+        assertThat(out.get(2)).isEqualTo(GOOD_JSON);
+        assertThat(out.get(3)).contains("appears again");
+        assertThat(out.get(4)).isEqualTo(GOOD_JSON);
+    }
+
+    @Test
+    void dropLeavesItOutAsJaxbDoes() throws Exception {
+        List<String> out = bindAll(true, UNMAPPED);
+
+        assertThat(out).hasSize(UNMAPPED.length);
+        // The repeated firstName keeps JAXB's choice: the last one.
+        assertThat(out).allSatisfy(json -> assertThat(json).isEqualTo(GOOD_JSON));
+    }
+}
