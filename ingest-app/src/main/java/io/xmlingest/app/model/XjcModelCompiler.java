@@ -6,18 +6,22 @@ import com.sun.tools.xjc.api.Mapping;
 import com.sun.tools.xjc.api.S2JJAXBModel;
 import com.sun.tools.xjc.api.SchemaCompiler;
 import com.sun.tools.xjc.api.XJC;
+import io.xmlingest.core.bind.XsdLexical;
 import io.xmlingest.core.error.ConfigException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
@@ -29,16 +33,24 @@ import javax.tools.JavaCompiler;
 import javax.tools.JavaFileObject;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
+import javax.xml.XMLConstants;
 import javax.xml.namespace.QName;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.parsers.ParserConfigurationException;
 import javax.xml.stream.Location;
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+import org.xml.sax.SAXException;
 import org.xml.sax.SAXParseException;
 
 /**
  * Turns XML Schema files into a jar of JAXB classes, as xjc and javac would, in one step and
- * without the network: a schema that names anything other than a local file is refused.
+ * without the network: a schema that names anything other than a local file is refused. The
+ * classes bind strictly, as the sample model's do: xjc gets the sample's global bindings
+ * ({@code strict.xjb} of ingest-core: strict parsers, wrapper types) and {@link StrictModelPlugin}.
  */
 public final class XjcModelCompiler {
 
@@ -48,6 +60,8 @@ public final class XjcModelCompiler {
 
     public record Result(Path jar, int classes, List<Candidate> candidates) {
     }
+
+    private static final String STRICT_BINDINGS = "strict.xjb";
 
     private XjcModelCompiler() {
     }
@@ -66,7 +80,8 @@ public final class XjcModelCompiler {
         try {
             Path sources = Files.createDirectories(work.resolve("src"));
             Path classes = Files.createDirectories(work.resolve("classes"));
-            S2JJAXBModel model = bind(schemas, packageName);
+            Element strict = strictBindings();
+            S2JJAXBModel model = bind(schemas, packageName, strict);
             JCodeModel code = model.generateCode(null, new Errors());
             code.build(sources.toFile(), new PrintStream(OutputStream.nullOutputStream()));
             compileJava(sources, classes);
@@ -84,7 +99,7 @@ public final class XjcModelCompiler {
         }
     }
 
-    private static S2JJAXBModel bind(List<Path> schemas, String packageName) {
+    private static S2JJAXBModel bind(List<Path> schemas, String packageName, Element strict) {
         SchemaCompiler xjc = XJC.createSchemaCompiler();
         Errors errors = new Errors();
         xjc.setErrorListener(errors);
@@ -100,6 +115,10 @@ public final class XjcModelCompiler {
         if (packageName != null) {
             xjc.forcePackageName(packageName);
         }
+        // Any absolute URI will do: it only names the file in xjc's messages.
+        xjc.parseSchema("urn:xmlingest:" + STRICT_BINDINGS, strict);
+        // bind() runs the active plugins; generateCode's own plugin argument is ignored.
+        xjc.getOptions().activePlugins.add(new StrictModelPlugin(conversions(strict)));
         for (Path schema : schemas) {
             if (!Files.isReadable(schema)) {
                 throw new ConfigException("--xsd", "cannot read schema " + schema.toAbsolutePath());
@@ -120,6 +139,35 @@ public final class XjcModelCompiler {
             throw new ConfigException("--xsd", "the schema does not compile to a JAXB model");
         }
         return model;
+    }
+
+    /** The global bindings ingest-core builds its sample model with, handed to xjc as an external binding file. */
+    private static Element strictBindings() {
+        URL bindings = XsdLexical.class.getResource(STRICT_BINDINGS);
+        if (bindings == null) {
+            throw new IllegalStateException(STRICT_BINDINGS + " is missing from ingest-core's classes");
+        }
+        try (InputStream in = bindings.openStream()) {
+            DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+            factory.setNamespaceAware(true);
+            factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
+            return factory.newDocumentBuilder().parse(in).getDocumentElement();
+        } catch (IOException | ParserConfigurationException | SAXException e) {
+            throw new IllegalStateException("cannot read " + bindings, e);
+        }
+    }
+
+    /** The javaType bindings of strict.xjb by built-in type name ("xs:int" gives "int"). */
+    private static Map<String, StrictModelPlugin.Conversion> conversions(Element bindings) {
+        Map<String, StrictModelPlugin.Conversion> conversions = new HashMap<>();
+        NodeList javaTypes = bindings.getElementsByTagNameNS("https://jakarta.ee/xml/ns/jaxb", "javaType");
+        for (int i = 0; i < javaTypes.getLength(); i++) {
+            Element t = (Element) javaTypes.item(i);
+            String xmlType = t.getAttribute("xmlType");
+            conversions.put(xmlType.substring(xmlType.indexOf(':') + 1), new StrictModelPlugin.Conversion(
+                    t.getAttribute("name"), t.getAttribute("parseMethod"), t.getAttribute("printMethod")));
+        }
+        return conversions;
     }
 
     /**

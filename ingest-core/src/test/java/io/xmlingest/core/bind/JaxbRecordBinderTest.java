@@ -103,6 +103,19 @@ class JaxbRecordBinderTest {
                 .isInstanceOf(RecordRejectedException.class);
     }
 
+    /** JAXB's own date parser takes any date or time form; the strict parser's refusal reaches the record, located. */
+    @Test
+    void aDateTimeOrAnotherFormInADateFieldRejectsTheRecordWithItsLine() {
+        List<Object> bound = bindAll(person("1", GOOD_BODY) + "\n"
+                + person("2", GOOD_BODY.replace("1980-02-29", "1959-06-11T10:20:30")) + "\n"
+                + person("3", GOOD_BODY.replace("1980-02-29", "--06-11")));
+        assertThat(bound.get(0)).isInstanceOf(Person.class);
+        assertThat(bound.get(1)).isInstanceOfSatisfying(RecordRejectedException.class, e -> assertThat(e.getMessage())
+                .contains("p.xml", "record index 1", "line 3", "'1959-06-11T10:20:30' is not an xs:date", "<birthDate>"));
+        assertThat(bound.get(2)).isInstanceOfSatisfying(RecordRejectedException.class,
+                e -> assertThat(e.getMessage()).contains("'--06-11' is not an xs:date"));
+    }
+
     @Test
     void anInvalidBooleanRejectsTheRecordInsteadOfBindingFalse() {
         assertThat(bindAll(person("1", GOOD_BODY.replace("<active>true</active>", "<active>tru</active>"))).get(0))
@@ -164,7 +177,8 @@ class JaxbRecordBinderTest {
     @Test
     void anInvalidEnumValueRejectsTheRecord() {
         assertThat(bindAll(person("1", GOOD_BODY.replace("type=\"work\"", "type=\"fax\""))).get(0))
-                .isInstanceOf(RecordRejectedException.class);
+                .isInstanceOfSatisfying(RecordRejectedException.class, e -> assertThat(e.getMessage())
+                        .contains("'fax' is not a value of the enumeration PhoneType: mobile, home, work"));
     }
 
     @Test

@@ -1,0 +1,218 @@
+package io.xmlingest.app.model;
+
+import com.sun.codemodel.JAnnotationUse;
+import com.sun.codemodel.JClass;
+import com.sun.codemodel.JClassAlreadyExistsException;
+import com.sun.codemodel.JCodeModel;
+import com.sun.codemodel.JDefinedClass;
+import com.sun.codemodel.JExpr;
+import com.sun.codemodel.JFieldVar;
+import com.sun.codemodel.JMethod;
+import com.sun.codemodel.JMod;
+import com.sun.codemodel.JType;
+import com.sun.codemodel.JVar;
+import com.sun.tools.xjc.Options;
+import com.sun.tools.xjc.Plugin;
+import com.sun.tools.xjc.outline.ClassOutline;
+import com.sun.tools.xjc.outline.EnumOutline;
+import com.sun.tools.xjc.outline.FieldOutline;
+import com.sun.tools.xjc.outline.Outline;
+import com.sun.tools.xjc.outline.PackageOutline;
+import com.sun.xml.xsom.XSAttributeDecl;
+import com.sun.xml.xsom.XSAttributeUse;
+import com.sun.xml.xsom.XSComplexType;
+import com.sun.xml.xsom.XSComponent;
+import com.sun.xml.xsom.XSElementDecl;
+import com.sun.xml.xsom.XSFacet;
+import com.sun.xml.xsom.XSParticle;
+import com.sun.xml.xsom.XSSimpleType;
+import com.sun.xml.xsom.XSType;
+import io.xmlingest.core.bind.StrictEnumAdapter;
+import jakarta.xml.bind.annotation.XmlElementDecl;
+import jakarta.xml.bind.annotation.adapters.XmlAdapter;
+import jakarta.xml.bind.annotation.adapters.XmlJavaTypeAdapter;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.xml.XMLConstants;
+import org.xml.sax.ErrorHandler;
+
+/**
+ * What the global bindings cannot do for a strict model, done on the code xjc generates.
+ *
+ * <p>Lists: xjc cannot put a global javaType's adapter on the items of an {@code xs:list}, so a
+ * list of xs:int becomes a {@code List<String>}, unchecked and written as JSON strings. Such a
+ * field gets its Java item type back and an item adapter calling the same strict parser.
+ *
+ * <p>Enumerations: makes every enumeration xjc generates bind strictly. JAXB's runtime binds an unknown value of
+ * an enum as null without a word (see {@link StrictEnumAdapter}); there is no setting for that,
+ * so each enum class gets a nested {@code Strict} adapter and carries it as a class-level
+ * {@code @XmlJavaTypeAdapter}, which JAXB applies to every property of that type, lists
+ * included. JAXB does not look at the class for an element declaration's value (the
+ * {@code JAXBElement} of a nillable or substituted element), so the object factories' declarations
+ * of an enum type name the adapter too.
+ */
+final class StrictModelPlugin extends Plugin {
+
+    /** A global javaType binding: the Java type and the static methods that parse and print it. */
+    record Conversion(String javaType, String parseMethod, String printMethod) {
+    }
+
+    private final Map<String, Conversion> conversions;
+
+    /** @param conversions by XML Schema built-in type name (int, date, ...) */
+    StrictModelPlugin(Map<String, Conversion> conversions) {
+        this.conversions = Map.copyOf(conversions);
+    }
+
+    @Override
+    public String getOptionName() {
+        return "Xxmlingest-strict";
+    }
+
+    @Override
+    public String getUsage() {
+        return "  -Xxmlingest-strict : strict enumerations, and list items through the global bindings' parsers";
+    }
+
+    @Override
+    public boolean run(Outline outline, Options options, ErrorHandler errors) {
+        Map<String, JDefinedClass> adapters = new HashMap<>();
+        for (EnumOutline e : outline.getEnums()) {
+            adapters.put(e.clazz.fullName(), adapter(e));
+        }
+        for (PackageOutline p : outline.getAllPackageContexts()) {
+            for (JMethod m : p.objectFactory().methods()) {
+                JVar[] params = m.listParams();
+                JDefinedClass adapter = params.length == 1 ? adapters.get(params[0].type().fullName()) : null;
+                if (adapter != null && declaresElement(m)) {
+                    m.annotate(XmlJavaTypeAdapter.class).param("value", adapter);
+                }
+            }
+        }
+        for (ClassOutline c : outline.getClasses()) {
+            for (FieldOutline f : c.getDeclaredFields()) {
+                typedListItems(c, f);
+            }
+        }
+        return true;
+    }
+
+    private void typedListItems(ClassOutline c, FieldOutline f) {
+        XSSimpleType list = simpleType(f.getPropertyInfo().getSchemaComponent());
+        Conversion conversion = list != null && list.isList() ? conversionOf(list.asList().getItemType()) : null;
+        JFieldVar field = c.implClass.fields().get(f.getPropertyInfo().getName(false));
+        if (conversion == null || field == null || !field.type().fullName().equals("java.util.List<java.lang.String>")) {
+            return;
+        }
+        JCodeModel code = c.implClass.owner();
+        JClass item = (JClass) code.parseType(conversion.javaType());
+        JClass typed = code.ref(List.class).narrow(item);
+        JType untyped = field.type();
+        field.type(typed);
+        field.annotate(XmlJavaTypeAdapter.class).param("value", itemAdapter(c.implClass, field.name(), item, conversion));
+        for (JMethod m : c.implClass.methods()) {
+            if (m.type() == untyped && m.name().equals("get" + f.getPropertyInfo().getName(true))) {
+                m.type(typed);
+            }
+        }
+    }
+
+    private static JDefinedClass itemAdapter(JDefinedClass owner, String field, JClass item, Conversion conversion) {
+        String name = Character.toUpperCase(field.charAt(0)) + field.substring(1) + "Items";
+        JDefinedClass adapter = null;
+        for (int n = 1; adapter == null; n++) {
+            try {
+                adapter = owner._class(JMod.PUBLIC | JMod.STATIC | JMod.FINAL, n == 1 ? name : name + n);
+            } catch (JClassAlreadyExistsException taken) {
+                // try the next name
+            }
+        }
+        JCodeModel code = owner.owner();
+        adapter._extends(code.ref(XmlAdapter.class).narrow(code.ref(String.class), item));
+        adapter.javadoc().add("The items of " + field + ", each through the strict parser of its type.");
+        JMethod unmarshal = adapter.method(JMod.PUBLIC, item, "unmarshal");
+        JVar text = unmarshal.param(String.class, "value");
+        unmarshal.body()._return(JExpr.direct(conversion.parseMethod() + "(" + text.name() + ")"));
+        JMethod marshal = adapter.method(JMod.PUBLIC, String.class, "marshal");
+        JVar value = marshal.param(item, "value");
+        marshal.body()._return(JExpr.direct(conversion.printMethod() + "(" + value.name() + ")"));
+        return adapter;
+    }
+
+    /** The nearest built-in type with a strict conversion that the type is, or derives from. */
+    private Conversion conversionOf(XSSimpleType type) {
+        for (XSSimpleType t = type; t != null; t = t.getSimpleBaseType()) {
+            if (XMLConstants.W3C_XML_SCHEMA_NS_URI.equals(t.getTargetNamespace()) && conversions.containsKey(t.getName())) {
+                return conversions.get(t.getName());
+            }
+            if (t == t.getSimpleBaseType()) {
+                break;
+            }
+        }
+        return null;
+    }
+
+    private static XSSimpleType simpleType(XSComponent source) {
+        XSType type = null;
+        if (source instanceof XSParticle p && p.getTerm().isElementDecl()) {
+            type = p.getTerm().asElementDecl().getType();
+        } else if (source instanceof XSElementDecl e) {
+            type = e.getType();
+        } else if (source instanceof XSAttributeUse a) {
+            type = a.getDecl().getType();
+        } else if (source instanceof XSAttributeDecl a) {
+            type = a.getType();
+        } else if (source instanceof XSComplexType t) {
+            type = t.getContentType().asSimpleType();
+        }
+        return type != null && type.isSimpleType() ? type.asSimpleType() : null;
+    }
+
+    private static JDefinedClass adapter(EnumOutline e) {
+        JDefinedClass strict;
+        try {
+            strict = e.clazz._class(JMod.PUBLIC | JMod.STATIC | JMod.FINAL, "Strict");
+        } catch (JClassAlreadyExistsException clash) {
+            throw new IllegalStateException("enum " + e.clazz.fullName() + " already has a nested class Strict", clash);
+        }
+        strict._extends(e.clazz.owner().ref(StrictEnumAdapter.class).narrow(e.clazz));
+        strict.javadoc().add("Binds " + e.clazz.name() + " strictly: an unknown value is an error, not a null.");
+        strict.constructor(JMod.PUBLIC).body().invoke("super")
+                .arg(e.clazz.dotclass())
+                .arg(e.clazz.owner().ref(StrictEnumAdapter.Whitespace.class).staticRef(whitespace(e).name()));
+        e.clazz.annotate(XmlJavaTypeAdapter.class).param("value", strict);
+        return strict;
+    }
+
+    private static boolean declaresElement(JMethod m) {
+        for (JAnnotationUse a : m.annotations()) {
+            if (a.getAnnotationClass().fullName().equals(XmlElementDecl.class.getName())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The base type's whiteSpace facet: the nearest declared one, else the built-in type's. */
+    static StrictEnumAdapter.Whitespace whitespace(EnumOutline e) {
+        XSSimpleType type = e.target.getSchemaComponent() instanceof XSSimpleType s ? s : null;
+        for (XSSimpleType t = type; t != null; t = t.getSimpleBaseType()) {
+            XSFacet declared = t.isRestriction() ? t.asRestriction().getDeclaredFacet(XSFacet.FACET_WHITESPACE) : null;
+            if (declared != null) {
+                return StrictEnumAdapter.Whitespace.valueOf(declared.getValue().value.toUpperCase(java.util.Locale.ROOT));
+            }
+            if (XMLConstants.W3C_XML_SCHEMA_NS_URI.equals(t.getTargetNamespace())) {
+                return switch (t.getName()) {
+                    case "string", "anySimpleType" -> StrictEnumAdapter.Whitespace.PRESERVE;
+                    case "normalizedString" -> StrictEnumAdapter.Whitespace.REPLACE;
+                    default -> StrictEnumAdapter.Whitespace.COLLAPSE;
+                };
+            }
+            if (t == t.getSimpleBaseType()) {
+                break;
+            }
+        }
+        return StrictEnumAdapter.Whitespace.PRESERVE;
+    }
+}
