@@ -45,6 +45,16 @@ public final class RecordElements {
         return -1;
     }
 
+    /** Whether some record element has this local name, in whatever namespace. */
+    public boolean hasLocalName(String localName) {
+        for (String l : localNames) {
+            if (l.equals(localName)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public String toString() {
         return names.size() == 1 ? names.get(0).toString() : names.toString();

@@ -60,6 +60,12 @@ public final class StaxRecordSplitter implements RecordSplitter {
     private long fragmentStart;
     private long prologEnd;
     private long index;
+    // A file read from its start that holds no record, but an element of a record's local name in another
+    // namespace, is a record.element that misses the namespace: failed, rather than done with nothing published.
+    private final boolean fromStart;
+    private String nearMiss;
+    private int nearMissLine;
+    private int nearMissColumn;
     private int recordDepth = -1;
     private boolean inRecord;
     private SplitPosition position;
@@ -77,6 +83,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
         this.recordElements = recordElements;
         this.rejectDoctype = limits.doctype() == DoctypePolicy.REJECT;
         this.index = firstIndex - 1;
+        this.fromStart = firstIndex == 0;
         this.prologEnd = prologEnd;
         this.shift = shift;
         try {
@@ -271,6 +278,11 @@ public final class StaxRecordSplitter implements RecordSplitter {
                             startRecord();
                             return true;
                         }
+                        if (nearMiss == null && fromStart && recordElements.hasLocalName(cursor.getLocalName())) {
+                            nearMiss = cursor.getName().toString();
+                            nearMissLine = cursor.getLocation().getLineNumber();
+                            nearMissColumn = cursor.getLocation().getColumnNumber();
+                        }
                         enter();
                     }
                     case XMLStreamConstants.END_ELEMENT -> leave();
@@ -283,6 +295,12 @@ public final class StaxRecordSplitter implements RecordSplitter {
                     default -> {
                     }
                 }
+            }
+            if (nearMiss != null && index < 0) {
+                throw new FileFailedException("the file holds no " + recordElements + " record, but it has " + nearMiss
+                        + " elements: a namespace is part of the name, so record.element=" + nearMiss
+                        + " would take those", ErrorLocation.ofFile(fileName).withPosition(nearMissLine,
+                        nearMissColumn, -1), IngestSettings.RECORD_ELEMENT.key(), null);
             }
             return false;
         } catch (XMLStreamException e) {

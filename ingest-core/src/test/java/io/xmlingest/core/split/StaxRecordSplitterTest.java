@@ -170,6 +170,24 @@ class StaxRecordSplitterTest {
     }
 
     @Test
+    void aFileWhoseRecordsAreInAnotherNamespaceFailsNamingTheSetting() {
+        // Before, such a file was done with nothing published, and a worker then took the fixed setting's
+        // re-drop of it as already ingested.
+        try (var s = splitter("<root>\n  <item id='1'/>\n  <item id='2'/>\n</root>", ITEM)) {
+            assertThatThrownBy(s::next).isInstanceOfSatisfying(FileFailedException.class, e -> {
+                assertThat(e.getMessage()).isEqualTo("the file holds no {urn:test}item record, but it has item elements: "
+                        + "a namespace is part of the name, so record.element=item would take those "
+                        + "[file test.xml, line 2, column 3] (setting: record.element)");
+            });
+        }
+        // A file without such records is just empty, and one that has them may hold the other kind too.
+        try (var s = splitter("<root xmlns='urn:test' xmlns:o='urn:other'><item>a</item><o:item/></root>", ITEM)) {
+            assertThat(s.next()).isTrue();
+            assertThat(s.next()).isFalse();
+        }
+    }
+
+    @Test
     void malformedXmlFailsTheFileWithItsPosition() {
         String xml = "<root xmlns='urn:test'>\n<item>a</item>\n<item>b</wrong>\n</root>";
         try (var s = splitter(xml, ITEM)) {
