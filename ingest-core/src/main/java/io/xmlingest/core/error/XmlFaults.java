@@ -31,9 +31,15 @@ public final class XmlFaults {
         return new FileFailedException("XML is not readable: " + reason, located, limitSetting(reason), e);
     }
 
-    /** The setting behind a Woodstox limit message, or null if the message is not about a limit. */
+    /**
+     * The setting behind a Woodstox limit message, or behind an entity refused because the DOCTYPE
+     * policy does not process DTDs; null otherwise.
+     */
     static String limitSetting(String message) {
         String m = message.toLowerCase(Locale.ROOT);
+        if (m.contains("dtds are not processed")) {
+            return IngestSettings.XML_DOCTYPE.key();
+        }
         if (!m.contains("limit") && !m.contains("exceed")) {
             return null;
         }

@@ -34,7 +34,7 @@ public final class FileIdentity {
                 buffer.clear();
             }
         } catch (IOException e) {
-            throw new FileFailedException("cannot read: " + e.getMessage(), ErrorLocation.ofFile(file.toString()), null, e);
+            throw FileFailedException.unreadable(file.toString(), e);
         }
         return HexFormat.of().formatHex(digest.digest());
     }

@@ -112,7 +112,7 @@ public final class IngestionPipeline {
         try {
             return Files.size(file);
         } catch (IOException e) {
-            throw new FileFailedException("cannot read: " + e.getMessage(), ErrorLocation.ofFile(file.toString()), null, e);
+            throw FileFailedException.unreadable(file.toString(), e);
         }
     }
 

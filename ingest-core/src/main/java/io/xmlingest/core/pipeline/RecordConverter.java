@@ -106,8 +106,8 @@ final class RecordConverter {
                     ? (fileId + ":" + index).getBytes(StandardCharsets.UTF_8)
                     : c.keys().keyOf(bound, where);
             if (key == null) {
-                throw new RecordRejectedException("record has no value for its key '" + c.type().keyName()
-                        + "' (setting " + IngestSettings.RECORD_KEY.key() + ")", where, null);
+                throw new RecordRejectedException("record has no value for its key '" + c.type().keyName() + "'", where,
+                        null, IngestSettings.RECORD_KEY.key());
             }
         } finally {
             bindNanos += System.nanoTime() - t0;

@@ -24,7 +24,8 @@ public final class HardenedXmlInput {
     // Woodstox passes the entity's name as the last argument when it meets an undeclared entity.
     private static final XMLResolver UNDECLARED = (publicId, systemId, baseUri, entityName) -> {
         throw new XMLStreamException("undeclared entity reference &" + entityName + "; (DTDs are not processed: "
-                + "only XML's predefined entities and character references are allowed)");
+                + "only XML's predefined entities and character references are allowed; xml.doctype=internal "
+                + "expands entities the internal subset declares)");
     };
 
     /** Under the internal policy the external DTD subset reads as empty: declared, never fetched. */

@@ -179,7 +179,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
             return work.on(channel, sniff(channel, name));
         } catch (IOException e) {
             closeQuietly(channel);
-            throw new FileFailedException("cannot read: " + e.getMessage(), ErrorLocation.ofFile(name), null, e);
+            throw FileFailedException.unreadable(name, e);
         } catch (RuntimeException e) {
             closeQuietly(channel);
             throw e;
@@ -208,7 +208,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
         try {
             return FileChannel.open(path, StandardOpenOption.READ);
         } catch (IOException e) {
-            throw new FileFailedException("cannot open: " + e.getMessage(), ErrorLocation.ofFile(name), null, e);
+            throw FileFailedException.unreadable(name, e);
         }
     }
 
@@ -232,7 +232,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
                     fileName), encoding.charset());
         } catch (IOException e) {
             closeQuietly(input);
-            throw new FileFailedException("cannot read: " + e.getMessage(), ErrorLocation.ofFile(fileName), null, e);
+            throw FileFailedException.unreadable(fileName, e);
         } catch (RuntimeException e) {
             closeQuietly(input);
             throw e;

@@ -170,6 +170,24 @@ class IngestionPipelineTest {
     }
 
     @Test
+    void aMissingFileAndAMissingKeySayWhatIsMissing() throws Exception {
+        assertThatThrownBy(() -> IngestionPipeline.create(config(), new InMemoryPagePublisher(), IngestListener.NONE)
+                .ingest(dir.resolve("gone.xml")))
+                .isInstanceOf(FileFailedException.class)
+                .hasMessageStartingWith("cannot read the file: no such file [file ").hasMessageContaining("gone.xml");
+
+        RejectedRecords listener = new RejectedRecords();
+        // The sample model requires every value a key could be; schema-less records have no such rule.
+        IngestionPipeline.create(config("record.class", "-", "record.key", "nickname"), new InMemoryPagePublisher(),
+                listener).ingest(file("nokey.xml", person(1)));
+        assertThat(listener.all).singleElement().satisfies(e -> {
+            assertThat(e.reason()).isEqualTo("record has no value for its key 'nickname'");
+            // The setting travels with the rejection (a dead letter's "setting"), not only in the text.
+            assertThat(e.settingKey()).contains("record.key");
+        });
+    }
+
+    @Test
     void wrongModelSettingsStopStartUpNamingTheSetting() {
         assertThatThrownBy(() -> IngestionPipeline.model(config("record.class", "com.example.Nope")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("record.class");

@@ -250,7 +250,8 @@ class StaxRecordSplitterTest {
                     .isInstanceOf(FileFailedException.class)
                     .hasMessageContaining("test.xml")
                     // the DTD is never processed, so the entity stays undeclared and is never opened
-                    .hasMessageContaining("undeclared entity reference &x;");
+                    .hasMessageContaining("undeclared entity reference &x;")
+                    .hasMessageEndingWith("(setting: xml.doctype)");
         }
     }
 
