@@ -4,6 +4,7 @@ import io.xmlingest.core.jaxb.JaxbProperties;
 import io.xmlingest.core.jaxb.JaxbProperty;
 import jakarta.xml.bind.JAXBElement;
 import jakarta.xml.bind.Unmarshaller;
+import jakarta.xml.bind.annotation.XmlElement;
 import java.lang.reflect.Field;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
@@ -23,8 +24,9 @@ import org.w3c.dom.Element;
 /**
  * Finds content of a record that the model has no place for, which JAXB drops without an event:
  * an attribute a class does not declare (or any attribute on an element bound to a plain value),
- * text directly inside an element that holds only elements, and a second occurrence of an element
- * the class holds once (JAXB keeps the last). Unknown elements need no help: JAXB reports them.
+ * text directly inside an element that holds only elements, a second occurrence of an element
+ * the class holds once (JAXB keeps the last), and xsi:nil on an element the model does not let be
+ * nil (JAXB binds an empty value instead). Unknown elements need no help: JAXB reports them.
  *
  * <p>It sits between the record's reader and JAXB, and hears from JAXB (as its unmarshaller
  * listener) which class each element became, so it knows the class whose content each event is.
@@ -41,7 +43,7 @@ final class UnmappedContent extends Unmarshaller.Listener {
      * A child element the class declares: its index among the ones held once (or -1 when it repeats),
      * and whether it is bound to a plain value, which has no room for attributes.
      */
-    private record Child(int once, boolean plain) {
+    private record Child(int once, boolean plain, boolean nillable) {
     }
 
     private static final ClassValue<Plan> PLANS = new ClassValue<>() {
@@ -186,14 +188,18 @@ final class UnmappedContent extends Unmarshaller.Listener {
                 found("element <" + getLocalName() + "> appears again, and the model holds one");
                 return;
             }
-            if (c.plain()) {
-                for (int i = 0, n = getAttributeCount(); i < n; i++) {
-                    if (!isMarkup(getAttributeNamespace(i))) {
+            for (int i = 0, n = getAttributeCount(); i < n; i++) {
+                if (!isMarkup(getAttributeNamespace(i))) {
+                    if (c.plain() && plainDepth == 0) {
                         plainDepth = depth;
                         plainAttribute = attributeName(i);
                         plainElement = getLocalName();
-                        return;
                     }
+                } else if (!c.nillable() && "nil".equals(getAttributeLocalName(i))
+                        && isTrue(getAttributeValue(i))) {
+                    // JAXB binds it as an empty value ("" for a string) that the file never had.
+                    found("element <" + getLocalName() + "> is nil (xsi:nil), and the model does not let it be");
+                    return;
                 }
             }
         }
@@ -223,6 +229,11 @@ final class UnmappedContent extends Unmarshaller.Listener {
         return XMLConstants.W3C_XML_SCHEMA_INSTANCE_NS_URI.equals(namespace);
     }
 
+    private static boolean isTrue(String xsdBoolean) {
+        String v = xsdBoolean.strip();
+        return v.equals("true") || v.equals("1");
+    }
+
     private static String excerpt(String text) {
         String t = text.strip();
         return t.length() <= 40 ? t : t.substring(0, 40) + "...";
@@ -243,11 +254,22 @@ final class UnmappedContent extends Unmarshaller.Listener {
                 case ELEMENT -> {
                     Field f = p.field();
                     boolean repeats = Collection.class.isAssignableFrom(f.getType());
-                    children.put(p.name(), new Child(repeats ? -1 : once++, plain(valueType(f))));
+                    XmlElement element = f.getAnnotation(XmlElement.class);
+                    // xjc keeps an optional nillable element as a JAXBElement, which can say nil.
+                    boolean nillable = (element != null && element.nillable()) || valueIsWrapped(f);
+                    children.put(p.name(), new Child(repeats ? -1 : once++, plain(valueType(f)), nillable));
                 }
             }
         }
         return new Plan(Set.copyOf(attributes), anyAttribute, text, Map.copyOf(children));
+    }
+
+    private static boolean valueIsWrapped(Field f) {
+        Type t = f.getGenericType();
+        if (Collection.class.isAssignableFrom(f.getType()) && t instanceof ParameterizedType p) {
+            t = p.getActualTypeArguments()[0];
+        }
+        return (t instanceof ParameterizedType p ? p.getRawType() : t) == JAXBElement.class;
     }
 
     /** The type one element of the property binds to: the list's item type, a JAXBElement's value type. */

@@ -159,6 +159,13 @@ public final class XmlTree {
         }
 
         /** @param text the element's own text, or null when it has none worth keeping */
+        /** The tree of a nil element that has attributes: its text is null, not absent. */
+        XmlTree buildNil() {
+            XmlTree t = build("");
+            t.values[t.values.length - 1] = null;
+            return t;
+        }
+
         XmlTree build(String text) {
             List<String> names = new ArrayList<>(attributeNames.size() + childNames.size() + 1);
             List<Object> values = new ArrayList<>(names.size());

@@ -156,7 +156,8 @@ public final class XmlTreeBinder implements RecordBinder<XmlTree> {
 
     private static Object valueOf(Frame f) {
         if (f.nil) {
-            return null;
+            // A nil element's attributes are data all the same: {"unit":"kg","value":null}, not a bare null.
+            return f.tree.isEmpty() ? null : f.tree.buildNil();
         }
         if (f.tree.isEmpty()) {
             return f.text.toString();

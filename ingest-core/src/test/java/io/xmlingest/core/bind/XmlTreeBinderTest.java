@@ -125,7 +125,11 @@ class XmlTreeBinderTest {
         String xsi = "xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"";
         assertThat(items("<item " + xsi + " xsi:type=\"T\"><a xsi:nil=\"true\"/><b xsi:nil=\"false\">x</b>"
                 + "<c xsi:nil=\"1\" k=\"v\"/></item>"))
-                .containsExactly("{\"a\":null,\"b\":\"x\",\"c\":null}");
+                .containsExactly("{\"a\":null,\"b\":\"x\",\"c\":{\"k\":\"v\",\"value\":null}}");
+        // A nil element's attributes are data: before, c was a bare null and k was gone. A nil record keeps
+        // its own attributes too, so a key among them is still found.
+        List<String> records = items("<item " + xsi + " xsi:nil=\"true\" id=\"3\"/>");
+        assertThat(records).containsExactly("{\"id\":\"3\",\"value\":null}");
     }
 
     @Test
