@@ -44,6 +44,9 @@ final class ModelCommand implements Runnable {
         public Integer call() {
             XjcModelCompiler.Result result = XjcModelCompiler.compile(schemas, packageName, out);
             System.out.println("wrote " + result.jar() + ": " + result.classes() + " classes");
+            if (result.warning() != null) {
+                System.err.println("warning: " + result.warning());
+            }
             System.out.println("record elements and their classes (use with -s model.path=" + result.jar() + "):");
             for (XjcModelCompiler.Candidate c : result.candidates()) {
                 System.out.println("  record.element=" + c.element() + "  record.class=" + c.className());

@@ -58,7 +58,8 @@ public final class XjcModelCompiler {
     public record Candidate(QName element, String className) {
     }
 
-    public record Result(Path jar, int classes, List<Candidate> candidates) {
+    /** @param warning what the user should know about the model (that it binds leniently), or null */
+    public record Result(Path jar, int classes, List<Candidate> candidates, String warning) {
     }
 
     private static final String STRICT_BINDINGS = "strict.xjb";
@@ -81,7 +82,22 @@ public final class XjcModelCompiler {
             Path sources = Files.createDirectories(work.resolve("src"));
             Path classes = Files.createDirectories(work.resolve("classes"));
             Element strict = strictBindings();
-            S2JJAXBModel model = bind(schemas, packageName, strict);
+            S2JJAXBModel model;
+            String warning = null;
+            try {
+                model = bind(schemas, packageName, strict);
+            } catch (ConfigException e) {
+                if (!e.getMessage().contains("globalBindings")) {
+                    throw e;
+                }
+                // xjc takes one jaxb:globalBindings per compilation, and the schema brings its own: compiled with
+                // those instead, its numbers, dates and booleans bind with JAXB's lenient parsers.
+                model = bind(schemas, packageName, null);
+                warning = "the schema has its own jaxb:globalBindings, and xjc takes only one, so the model was "
+                        + "compiled without xmlingest's strict bindings: a number, date or boolean JAXB cannot read "
+                        + "may bind as null, 0 or false instead of rejecting the record. Set record.schema to this "
+                        + "XSD to validate every record, or remove the schema's globalBindings";
+            }
             JCodeModel code = model.generateCode(null, new Errors());
             code.build(sources.toFile(), new PrintStream(OutputStream.nullOutputStream()));
             compileJava(sources, classes);
@@ -91,7 +107,7 @@ public final class XjcModelCompiler {
                 candidates.add(new Candidate(m.getElement(), m.getType().getTypeClass().fullName()));
             }
             candidates.sort(Comparator.comparing(c -> c.element().toString()));
-            return new Result(jar, count, candidates);
+            return new Result(jar, count, candidates, warning);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
@@ -115,10 +131,13 @@ public final class XjcModelCompiler {
         if (packageName != null) {
             xjc.forcePackageName(packageName);
         }
-        // Any absolute URI will do: it only names the file in xjc's messages.
-        xjc.parseSchema("urn:xmlingest:" + STRICT_BINDINGS, strict);
-        // bind() runs the active plugins; generateCode's own plugin argument is ignored.
-        xjc.getOptions().activePlugins.add(new StrictModelPlugin(conversions(strict)));
+        if (strict != null) {
+            // Any absolute URI will do: it only names the file in xjc's messages.
+            xjc.parseSchema("urn:xmlingest:" + STRICT_BINDINGS, strict);
+        }
+        // bind() runs the active plugins; generateCode's own plugin argument is ignored. Without the strict
+        // bindings, lists keep xjc's own item types and only enumerations are made strict.
+        xjc.getOptions().activePlugins.add(new StrictModelPlugin(strict == null ? Map.of() : conversions(strict)));
         for (Path schema : schemas) {
             if (!Files.isReadable(schema)) {
                 throw new ConfigException("--xsd", "cannot read schema " + schema.toAbsolutePath());

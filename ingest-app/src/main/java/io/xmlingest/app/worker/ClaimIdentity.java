@@ -42,7 +42,7 @@ final class ClaimIdentity {
         try {
             return Files.readAttributes(file, BasicFileAttributes.class);
         } catch (IOException e) {
-            throw new FileFailedException("cannot read: " + e.getMessage(), ErrorLocation.ofFile(file.toString()), null, e);
+            throw FileFailedException.unreadable(file.toString(), e);
         }
     }
 }

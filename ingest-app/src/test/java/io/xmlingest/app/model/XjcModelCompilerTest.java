@@ -53,6 +53,24 @@ class XjcModelCompilerTest {
             assertThat(jar.getEntry("com/example/items/ObjectFactory.class")).isNotNull();
         }
         assertThat(result.classes()).isGreaterThanOrEqualTo(3);
+        assertThat(result.warning()).as("strict, so nothing to warn of").isNull();
+    }
+
+    @Test
+    void aSchemaWithItsOwnGlobalBindingsCompilesWithThemAndSaysItBindsLeniently() throws Exception {
+        // xjc takes one jaxb:globalBindings per compilation; with ours added, such a schema did not compile at all.
+        Path xsd = Files.writeString(dir.resolve("own.xsd"), XS.replace(">\n",
+                " xmlns:jaxb='https://jakarta.ee/xml/ns/jaxb' jaxb:version='3.0'>\n")
+                + "  <xs:annotation><xs:appinfo><jaxb:globalBindings generateElementProperty='false'/></xs:appinfo>"
+                + "</xs:annotation>\n"
+                + "  <xs:element name='item'><xs:complexType><xs:sequence><xs:element name='qty' type='xs:int'/>"
+                + "</xs:sequence></xs:complexType></xs:element>\n</xs:schema>\n");
+
+        XjcModelCompiler.Result result = XjcModelCompiler.compile(List.of(xsd), "com.example.own", dir.resolve("own.jar"));
+
+        assertThat(result.candidates()).extracting(XjcModelCompiler.Candidate::className)
+                .containsExactly("com.example.own.Item");
+        assertThat(result.warning()).contains("its own jaxb:globalBindings", "record.schema");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.xmlingest.core.bind;
 
+import io.xmlingest.core.jaxb.ElementNames;
 import io.xmlingest.core.jaxb.JaxbProperties;
 import io.xmlingest.core.jaxb.JaxbProperty;
 import jakarta.xml.bind.JAXBElement;
@@ -14,12 +15,14 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import javax.xml.XMLConstants;
+import javax.xml.datatype.Duration;
+import javax.xml.datatype.XMLGregorianCalendar;
+import javax.xml.namespace.QName;
 import javax.xml.stream.Location;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
 import javax.xml.stream.util.StreamReaderDelegate;
-import org.w3c.dom.Element;
 
 /**
  * Finds content of a record that the model has no place for, which JAXB drops without an event:
@@ -43,7 +46,7 @@ final class UnmappedContent extends Unmarshaller.Listener {
      * A child element the class declares: its index among the ones held once (or -1 when it repeats),
      * and whether it is bound to a plain value, which has no room for attributes.
      */
-    private record Child(int once, boolean plain, boolean nillable) {
+    private record Child(String namespace, int once, boolean plain, boolean nillable, Child sameLocalName) {
     }
 
     private static final ClassValue<Plan> PLANS = new ClassValue<>() {
@@ -180,7 +183,11 @@ final class UnmappedContent extends Unmarshaller.Listener {
         }
 
         private void child(Frame parent) {
+            String ns = getNamespaceURI() == null ? "" : getNamespaceURI();
             Child c = parent.plan.children().get(getLocalName());
+            while (c != null && !c.namespace().equals(ns)) {
+                c = c.sameLocalName();
+            }
             if (c == null) {
                 return; // an element the class does not name: JAXB reports it, or a wildcard keeps it
             }
@@ -253,11 +260,15 @@ final class UnmappedContent extends Unmarshaller.Listener {
                 case CHOICE -> text |= p.names().mixed();
                 case ELEMENT -> {
                     Field f = p.field();
-                    boolean repeats = Collection.class.isAssignableFrom(f.getType());
+                    boolean repeats = Collection.class.isAssignableFrom(f.getType())
+                            || (f.getType().isArray() && f.getType() != byte[].class);
                     XmlElement element = f.getAnnotation(XmlElement.class);
                     // xjc keeps an optional nillable element as a JAXBElement, which can say nil.
                     boolean nillable = (element != null && element.nillable()) || valueIsWrapped(f);
-                    children.put(p.name(), new Child(repeats ? -1 : once++, plain(valueType(f)), nillable));
+                    // By namespace too: a wildcard may let in an element of the same local name from elsewhere.
+                    String ns = ElementNames.elementNamespace(f, f.getDeclaringClass());
+                    children.merge(p.name(), new Child(ns, repeats ? -1 : once++, plain(valueType(f)), nillable, null),
+                            (had, added) -> new Child(added.namespace(), added.once(), added.plain(), added.nillable(), had));
                 }
             }
         }
@@ -277,6 +288,8 @@ final class UnmappedContent extends Unmarshaller.Listener {
         Type t = f.getGenericType();
         if (Collection.class.isAssignableFrom(f.getType()) && t instanceof ParameterizedType p) {
             t = p.getActualTypeArguments()[0];
+        } else if (f.getType().isArray() && f.getType() != byte[].class) {
+            t = f.getType().getComponentType();
         }
         if (t instanceof ParameterizedType p && p.getRawType() == JAXBElement.class) {
             t = p.getActualTypeArguments()[0];
@@ -284,11 +297,18 @@ final class UnmappedContent extends Unmarshaller.Listener {
         return t;
     }
 
-    /** Bound to a value with no room for attributes: not a class JAXB binds, not DOM or anything. */
+    /**
+     * Bound to a value with no room for attributes: text, a number, a date, an enum. Anything else
+     * (a class, DOM, a type variable) may keep attributes and is not looked at here.
+     */
     private static boolean plain(Type t) {
         if (!(t instanceof Class<?> c)) {
-            return false; // a type variable or wildcard: whatever JAXB makes of it, not looked at
+            return false;
         }
-        return c != Object.class && !Element.class.isAssignableFrom(c) && !JaxbProperties.isBound(c);
+        return c.isPrimitive() || c.isEnum() || c == String.class || Number.class.isAssignableFrom(c)
+                || c == Boolean.class || c == Character.class || c == byte[].class
+                || XMLGregorianCalendar.class.isAssignableFrom(c) || Duration.class.isAssignableFrom(c)
+                || c == QName.class || c == java.util.Date.class || java.util.Calendar.class.isAssignableFrom(c)
+                || c == java.net.URI.class || c == java.util.UUID.class;
     }
 }

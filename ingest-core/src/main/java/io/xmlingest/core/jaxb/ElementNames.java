@@ -10,6 +10,7 @@ import jakarta.xml.bind.annotation.XmlElements;
 import jakarta.xml.bind.annotation.XmlMixed;
 import jakarta.xml.bind.annotation.XmlRegistry;
 import jakarta.xml.bind.annotation.XmlRootElement;
+import jakarta.xml.bind.annotation.XmlNsForm;
 import jakarta.xml.bind.annotation.XmlSchema;
 import jakarta.xml.bind.annotation.XmlSeeAlso;
 import jakarta.xml.bind.annotation.XmlType;
@@ -317,6 +318,24 @@ public final class ElementNames {
         String name = "##default".equals(root.name()) ? decapitalized(type.getSimpleName()) : root.name();
         String ns = "##default".equals(root.namespace()) ? schemaNamespaceOf(type) : root.namespace();
         return new QName(ns, name);
+    }
+
+    /**
+     * The namespace of the element a field of {@code owner} binds, as JAXB works it out: the
+     * annotation's, else the owner's namespace when its package qualifies elements, else none.
+     */
+    public static String elementNamespace(Field f, Class<?> owner) {
+        XmlElement e = f.getAnnotation(XmlElement.class);
+        if (e != null && !"##default".equals(e.namespace())) {
+            return e.namespace();
+        }
+        XmlElementRef r = f.getAnnotation(XmlElementRef.class);
+        if (r != null) {
+            return refName(r, namespaceOf(owner)).getNamespaceURI();
+        }
+        Package p = owner.getPackage();
+        XmlSchema schema = p == null ? null : p.getAnnotation(XmlSchema.class);
+        return schema != null && schema.elementFormDefault() == XmlNsForm.QUALIFIED ? namespaceOf(owner) : "";
     }
 
     /** The target namespace of a class's XML type, as JAXB works it out. */

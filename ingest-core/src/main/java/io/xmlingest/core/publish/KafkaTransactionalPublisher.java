@@ -66,10 +66,11 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
                 for (Map.Entry<String, String> h : e.headers().entrySet()) {
                     headers.add(new RecordHeader(h.getKey(), h.getValue().getBytes(StandardCharsets.UTF_8)));
                 }
-                // A dead letter or status event Kafka can never take (a topic with a smaller max.message.bytes)
-                // fails its file like a record would; as a Kafka outage it was retried for ever.
-                String fileName = e.headers().get(MessageHeaders.FILE);
+                // A dead letter Kafka can never take (a topic with a smaller max.message.bytes) fails its file
+                // like a record would; as a Kafka outage it was retried for ever. Status events, checkpoints and
+                // work orders are small, and sharing workers do not expect their commits to fail a file.
                 String index = e.headers().get(MessageHeaders.RECORD_INDEX);
+                String fileName = index == null ? null : e.headers().get(MessageHeaders.FILE);
                 long recordIndex = index == null ? -1 : Long.parseLong(index);
                 long size = (e.key() == null ? 0 : e.key().length) + (e.value() == null ? 0 : e.value().length);
                 producer.send(new ProducerRecord<>(e.topic(), e.partition(), null, e.key(), e.value(), headers),

@@ -28,6 +28,12 @@ public final class HardenedXmlInput {
                 + "expands entities the internal subset declares)");
     };
 
+    // Under the internal policy the DTD is processed, so the entity is simply not in the internal subset.
+    private static final XMLResolver UNDECLARED_INTERNALLY = (publicId, systemId, baseUri, entityName) -> {
+        throw new XMLStreamException("undeclared entity reference &" + entityName + "; (the internal subset does "
+                + "not declare it, and an external DTD is never read)");
+    };
+
     /** Under the internal policy the external DTD subset reads as empty: declared, never fetched. */
     private static final XMLResolver EMPTY_EXTERNAL_SUBSET =
             (publicId, systemId, baseUri, namespace) -> new ByteArrayInputStream(new byte[0]);
@@ -45,7 +51,7 @@ public final class HardenedXmlInput {
         f.setProperty(WstxInputProperties.P_MAX_ENTITY_COUNT, limits.maxEntityExpansions());
         f.setProperty(WstxInputProperties.P_MAX_ENTITY_DEPTH, limits.maxEntityDepth());
         f.setProperty(WstxInputProperties.P_ENTITY_RESOLVER, REFUSE);
-        f.setProperty(WstxInputProperties.P_UNDECLARED_ENTITY_RESOLVER, UNDECLARED);
+        f.setProperty(WstxInputProperties.P_UNDECLARED_ENTITY_RESOLVER, internal ? UNDECLARED_INTERNALLY : UNDECLARED);
         f.setProperty(WstxInputProperties.P_MAX_ELEMENT_DEPTH, limits.maxDepth());
         f.setProperty(WstxInputProperties.P_MAX_ATTRIBUTES_PER_ELEMENT, limits.maxAttributes());
         f.setProperty(WstxInputProperties.P_MAX_ATTRIBUTE_SIZE, (int) Math.min(Integer.MAX_VALUE, limits.maxAttributeSize()));

@@ -125,6 +125,34 @@ class UnmappedContentTest {
     }
 
     @Test
+    void anElementOfTheSameLocalNameFromAnotherNamespaceIsTheWildcardsNotARepeat() throws Exception {
+        // Envelope holds one <from> and a lax wildcard; o:from, in another namespace, is the wildcard's, with its
+        // attribute. Matched by local name alone, it was rejected as a second <from> or an attribute with no place.
+        JAXBContext envelopes = JAXBContext.newInstance(io.xmlingest.core.encode.open.Envelope.class);
+        JaxbRecordBinder<io.xmlingest.core.encode.open.Envelope> binder = new JaxbRecordBinder<>(envelopes,
+                io.xmlingest.core.encode.open.Envelope.class, null, false);
+        for (String xml : List.of(
+                "<envelope xmlns='urn:xmlingest:test:contact' xmlns:o='urn:o'><from>me</from><o:from a='1'>x</o:from></envelope>",
+                "<envelope xmlns='urn:xmlingest:test:contact' xmlns:o='urn:o'><from>me</from><from>you</from></envelope>")) {
+            javax.xml.stream.XMLStreamReader r = javax.xml.stream.XMLInputFactory.newFactory()
+                    .createXMLStreamReader(new java.io.StringReader(xml));
+            r.nextTag();
+            Object out;
+            try {
+                out = new String(new JsonRecordEncoder().encode(binder.bind(r, ErrorLocation.ofFile("e.xml"))),
+                        StandardCharsets.UTF_8);
+            } catch (RecordRejectedException e) {
+                out = e.getMessage();
+            }
+            if (xml.contains("o:from")) {
+                assertThat(out).isEqualTo("{\"from\":\"me\",\"any\":[{\"{urn:o}from\":{\"a\":\"1\",\"value\":\"x\"}}]}");
+            } else {
+                assertThat((String) out).contains("element <from> appears again");
+            }
+        }
+    }
+
+    @Test
     void dropLeavesItOutAsJaxbDoes() throws Exception {
         List<String> out = bindAll(true, UNMAPPED);
 

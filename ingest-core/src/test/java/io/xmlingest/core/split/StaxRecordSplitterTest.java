@@ -256,6 +256,17 @@ class StaxRecordSplitterTest {
     }
 
     @Test
+    void underTheInternalPolicyAnUndeclaredEntityIsNotBlamedOnThePolicy() {
+        XmlLimits internal = new XmlLimits(500, 500, 65536, 1 << 20, DoctypePolicy.INTERNAL, 100, 4, 1 << 20);
+        String xml = "<!DOCTYPE root [<!ENTITY a 'x'>]><root xmlns='urn:test'><item>&a;&nbsp;</item></root>";
+        try (var s = splitter(xml, ITEM, internal)) {
+            assertThatThrownBy(() -> skipAll(s)).isInstanceOf(FileFailedException.class)
+                    .hasMessageContaining("undeclared entity reference &nbsp; (the internal subset does not declare it")
+                    .hasMessageNotContaining("xml.doctype");
+        }
+    }
+
+    @Test
     void anUndeclaredEntityReferenceFailsTheFile() {
         try (var s = splitter("<root xmlns='urn:test'><item>a &nbsp; b</item></root>", ITEM)) {
             assertThatThrownBy(() -> skipAll(s))
