@@ -48,9 +48,21 @@ class BadInputIT {
         body.append("<person id=\"26\"><firstName>broken</lastName>\n");
         Path f = file("broken.xml", body.toString());
         String topic = TestBroker.uniqueTopic("broken");
-        int exit = Main.run("ingest", f.toString(), "--topic", topic, "--bootstrap-servers", TestBroker.bootstrapServers(),
-                "-s", "page.max.records=10");
+        java.io.PrintStream out = System.out;
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        int exit;
+        try {
+            System.setOut(new java.io.PrintStream(printed, true, StandardCharsets.UTF_8));
+            exit = Main.run("ingest", f.toString(), "--topic", topic, "--bootstrap-servers", TestBroker.bootstrapServers(),
+                    "-s", "page.max.records=10");
+        } finally {
+            System.setOut(out);
+        }
         assertThat(exit).isEqualTo(ExitCodes.FILE_FAILED);
+        // The line says what of the file Kafka has: before, it gave the fault alone.
+        assertThat(printed.toString(StandardCharsets.UTF_8)).contains(": FAILED: XML is not readable")
+                .contains("; 20 records of it were acknowledged by Kafka before it failed (through record index 19), "
+                        + "0 rejected");
         // Pages of 10: records 0-9 and 10-19 were complete pages before the fault; 20-24 never formed a page.
         List<ConsumerRecord<byte[], byte[]>> records = TestBroker.readCommitted(TestBroker.bootstrapServers(), topic);
         assertThat(records).hasSize(20);

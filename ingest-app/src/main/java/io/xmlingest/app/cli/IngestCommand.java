@@ -59,8 +59,10 @@ final class IngestCommand implements Callable<Integer> {
         long started = System.nanoTime();
         try (KafkaTarget kafka = KafkaTarget.open(settings);
              KafkaPagePublisher publisher = KafkaPagePublisher.open(kafka.config())) {
-            IngestionPipeline pipeline = IngestionPipeline.create(kafka.config(), model, publisher, new Listener(progress && System.console() != null));
+            Listener listener = new Listener(progress && System.console() != null);
+            IngestionPipeline pipeline = IngestionPipeline.create(kafka.config(), model, publisher, listener);
             for (Path file : files) {
+                listener.startFile();
                 try {
                     FileSummary s = pipeline.ingest(file);
                     records += s.records();
@@ -69,7 +71,7 @@ final class IngestCommand implements Callable<Integer> {
                 } catch (FileFailedException e) {
                     failed++;
                     LOG.error("file failed: {}", e.getMessage());
-                    System.out.println(file + ": FAILED: " + e.getMessage());
+                    System.out.println(file + ": FAILED: " + e.getMessage() + "; " + listener.sofar());
                 }
             }
         }
@@ -95,18 +97,38 @@ final class IngestCommand implements Callable<Integer> {
     private static final class Listener implements IngestListener {
         private final boolean terminal;
         private long lastDraw;
+        // Of the file in hand, so that a failed file's line says what of it Kafka already has.
+        private long acknowledged;
+        private long lastAcknowledged;
+        private long rejected;
 
         Listener(boolean terminal) {
             this.terminal = terminal;
         }
 
+        void startFile() {
+            acknowledged = 0;
+            lastAcknowledged = -1;
+            rejected = 0;
+        }
+
+        String sofar() {
+            String published = acknowledged == 0 ? "no record of it was acknowledged by Kafka before it failed"
+                    : acknowledged + " records of it were acknowledged by Kafka before it failed (through record index "
+                    + lastAcknowledged + ")";
+            return published + ", " + rejected + " rejected";
+        }
+
         @Override
         public void rejected(RecordRejectedException e) {
+            rejected++;
             LOG.warn("record rejected, not published: {}", e.getMessage());
         }
 
         @Override
         public void acknowledged(Page page, long bytesRead, long fileBytes) {
+            acknowledged += page.size();
+            lastAcknowledged = Math.max(lastAcknowledged, page.lastIndex());
             long now = System.nanoTime();
             if (!terminal || fileBytes <= 0 || now - lastDraw < 200_000_000L) {
                 return;

@@ -178,10 +178,12 @@ public final class IngestionPipeline {
             }
         }
 
+        /** After a fault: waits for the pages in flight, and tells the listener of those Kafka took. */
         void drainQuietly() {
-            for (CompletableFuture<Page> f : inFlight) {
+            while (!inFlight.isEmpty()) {
                 try {
-                    f.get();
+                    Page page = inFlight.poll().get();
+                    listener.acknowledged(page, records == null ? -1 : records.bytesRead(), fileBytes);
                 } catch (ExecutionException | CancellationException e) {
                     // the first failure is the one reported
                 } catch (InterruptedException e) {
