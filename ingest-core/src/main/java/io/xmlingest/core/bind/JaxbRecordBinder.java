@@ -103,7 +103,7 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
             interrupted = false;
             XMLStreamException broken = streamFault(e);
             if (broken instanceof OversizedRecordException big) {
-                throw new RecordRejectedException("record does not bind: " + big.getMessage(),
+                throw new RecordRejectedException("record is too large: " + big.reason(),
                         at(where, big.getLocation() == null ? -1 : big.getLocation().getLineNumber(),
                                 big.getLocation() == null ? -1 : big.getLocation().getColumnNumber()), big, big.settingKey());
             }

@@ -115,7 +115,7 @@ public final class XmlTreeBinder implements RecordBinder<XmlTree> {
                 event = record.next();
             }
         } catch (OversizedRecordException big) {
-            throw new RecordRejectedException("record cannot be read: " + big.getMessage(), where, big,
+            throw new RecordRejectedException("record is too large: " + big.reason(), where, big,
                     big.settingKey());
         } catch (XMLStreamException e) {
             throw XmlFaults.notReadable(e, where, record.getLocation());

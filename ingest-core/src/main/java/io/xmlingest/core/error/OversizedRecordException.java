@@ -11,10 +11,17 @@ import javax.xml.stream.XMLStreamException;
 public final class OversizedRecordException extends XMLStreamException {
 
     private final String settingKey;
+    private final String reason;
 
     public OversizedRecordException(String message, Location location, String settingKey) {
         super(message, location);
         this.settingKey = settingKey;
+        this.reason = message;
+    }
+
+    /** The message without the "ParseError at [row,col]" lines the stream exception puts around it. */
+    public String reason() {
+        return reason;
     }
 
     public String settingKey() {

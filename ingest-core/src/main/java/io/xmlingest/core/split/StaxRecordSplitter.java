@@ -450,7 +450,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
             return events.build(position.line(), position.column(), start, length, text);
         } catch (OversizedRecordException big) {
             Location at = fragment.getLocation();
-            throw new RecordRejectedException("record does not bind: " + big.getMessage(),
+            throw new RecordRejectedException("record is too large: " + big.reason(),
                     ErrorLocation.ofFile(fileName).withRecordIndex(index).withPosition(
                             at == null ? position.line() : at.getLineNumber(),
                             at == null ? position.column() : at.getColumnNumber(), -1),
