@@ -3,7 +3,9 @@ package io.xmlingest.app.worker;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.xmlingest.core.checkpoint.Checkpoint;
+import io.xmlingest.core.checkpoint.FileState;
 import io.xmlingest.core.error.ErrorLocation;
+import io.xmlingest.core.error.FileFailedException;
 import io.xmlingest.core.error.IngestException;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -24,6 +26,16 @@ final class FileReport {
     static String alreadyIngested(String file, String fileId, long bytes, Checkpoint before) {
         return of("already_ingested", file, fileId, bytes, before, 0, null,
                 "this content was ingested before, as " + before.fileName() + "; nothing was published again");
+    }
+
+    /**
+     * A file whose end is known from its checkpoint alone (after a restart, or ended by sharing
+     * workers): a failed one's recorded reason is its error, as for a file that failed in hand.
+     */
+    static String ended(String file, String fileId, long bytes, Checkpoint c) {
+        boolean completed = c.state() == FileState.COMPLETED;
+        IngestException error = completed || c.reason() == null ? null : new FileFailedException(c.reason(), null, null, null);
+        return of(completed ? "completed" : "failed", file, fileId, bytes, c, 0, error, null);
     }
 
     /**

@@ -525,8 +525,7 @@ final class SharedWork implements AutoCloseable {
             return;
         }
         boolean completed = c.state() == FileState.COMPLETED;
-        String report = FileReport.of(completed ? "completed" : "failed", whole.name(), whole.fileId(), whole.bytes(), c,
-                0, null, completed ? null : c.reason());
+        String report = FileReport.ended(whole.name(), whole.fileId(), whole.bytes(), c);
         try {
             if (completed) {
                 inbox.toDone(file, whole.fileId(), report);

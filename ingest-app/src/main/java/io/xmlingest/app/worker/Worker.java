@@ -266,8 +266,7 @@ public final class Worker implements Runnable {
             // This worker finished the file and died before moving it: only the move is left to do.
             boolean completed = from.state() == FileState.COMPLETED;
             LOG.info("{} was {} before a restart; moving it", name, completed ? "completed" : "failed");
-            String report = FileReport.of(completed ? "completed" : "failed", name, fileId, size, from, 0, null,
-                    completed ? null : from.reason());
+            String report = FileReport.ended(name, fileId, size, from);
             if (completed) {
                 inbox.toDone(claimed, fileId, report);
             } else {

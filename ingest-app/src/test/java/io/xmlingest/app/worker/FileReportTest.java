@@ -1,0 +1,34 @@
+package io.xmlingest.app.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.xmlingest.core.checkpoint.Checkpoint;
+import io.xmlingest.core.checkpoint.FileState;
+import org.junit.jupiter.api.Test;
+
+class FileReportTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void aFileKnownToHaveFailedOnlyFromItsCheckpointReportsItsReasonAsTheError() throws Exception {
+        // A worker that failed a file and died before moving it, or the sharing workers that ended it: before, the
+        // report gave the reason as a free-text note, without the error object a failed file's report has.
+        String reason = "XML is not readable: Unexpected close tag </b> [file x.xml, record index 7, line 9, column 3]";
+        JsonNode failed = JSON.readTree(FileReport.ended("x.xml", "id1", 100,
+                new Checkpoint("id1", "x.xml", FileState.FAILED, 7, null, 7, 0, 1, reason, -1, 1)));
+
+        assertThat(failed.get("outcome").asText()).isEqualTo("failed");
+        assertThat(failed.get("error").get("reason").asText()).isEqualTo(reason);
+        assertThat(failed.get("error").get("message").asText()).isEqualTo(reason);
+        assertThat(failed.get("records").asLong()).isEqualTo(7);
+        assertThat(failed.has("note")).isFalse();
+
+        JsonNode completed = JSON.readTree(FileReport.ended("y.xml", "id2", 100,
+                new Checkpoint("id2", "y.xml", FileState.COMPLETED, 9, null, 9, 0, 1, null, -1, 1)));
+        assertThat(completed.get("outcome").asText()).isEqualTo("completed");
+        assertThat(completed.has("error")).isFalse();
+    }
+}
