@@ -34,8 +34,6 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
     private String firstEventElement;
     private XMLStreamReader current;
     private Thread anchored;
-    // An Error (a stack overflow on a deep record) left the unmarshaller part-way through a record.
-    private boolean interrupted;
 
     public JaxbRecordBinder(JAXBContext context, Class<T> type) {
         this(context, type, null);
@@ -88,7 +86,7 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
             CoordinatorAnchor.anchorCurrentThread();
             anchored = thread;
         }
-        if (firstEvent != null || interrupted) {
+        if (firstEvent != null || unmarshaller == null) {
             unmarshaller = newUnmarshaller();
         }
         firstEvent = null;
@@ -96,11 +94,12 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
         current = record;
         T value;
         try {
-            interrupted = true;
             value = unmarshaller.unmarshal(unmapped == null ? record : unmapped.reset(record), type).getValue();
-            interrupted = false;
+        } catch (Error e) {
+            // A stack overflow on a deep record left the unmarshaller part-way through it: the next record gets another.
+            unmarshaller = null;
+            throw e;
         } catch (JAXBException | RuntimeException e) {
-            interrupted = false;
             XMLStreamException broken = streamFault(e);
             if (broken instanceof OversizedRecordException big) {
                 throw new RecordRejectedException("record is too large: " + big.reason(),

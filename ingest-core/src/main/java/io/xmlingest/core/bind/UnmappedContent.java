@@ -9,6 +9,7 @@ import jakarta.xml.bind.annotation.XmlElement;
 import java.lang.reflect.Field;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -111,7 +112,7 @@ final class UnmappedContent extends Unmarshaller.Listener {
         }
         Plan plan = PLANS.get(target.getClass());
         if (size == frames.length) {
-            frames = java.util.Arrays.copyOf(frames, size * 2);
+            frames = Arrays.copyOf(frames, size * 2);
         }
         Frame f = frames[size] == null ? (frames[size] = new Frame()) : frames[size];
         f.depth = depth;
@@ -226,9 +227,7 @@ final class UnmappedContent extends Unmarshaller.Listener {
     }
 
     private String attributeName(int i) {
-        String ns = reader.getAttributeNamespace(i);
-        String local = reader.getAttributeLocalName(i);
-        return ns == null || ns.isEmpty() ? local : XMLConstants.XML_NS_URI.equals(ns) ? "xml:" + local : "{" + ns + "}" + local;
+        return ElementNames.attributeName(reader.getAttributeName(i));
     }
 
     /** xsi:type, xsi:nil and the schema location hints steer JAXB; they are not data. */
@@ -262,12 +261,15 @@ final class UnmappedContent extends Unmarshaller.Listener {
                     Field f = p.field();
                     boolean repeats = Collection.class.isAssignableFrom(f.getType())
                             || (f.getType().isArray() && f.getType() != byte[].class);
+                    Type item = itemType(f, repeats);
+                    boolean wrapped = item instanceof ParameterizedType w && w.getRawType() == JAXBElement.class;
                     XmlElement element = f.getAnnotation(XmlElement.class);
                     // xjc keeps an optional nillable element as a JAXBElement, which can say nil.
-                    boolean nillable = (element != null && element.nillable()) || valueIsWrapped(f);
+                    boolean nillable = (element != null && element.nillable()) || wrapped;
+                    Type value = wrapped ? ((ParameterizedType) item).getActualTypeArguments()[0] : item;
                     // By namespace too: a wildcard may let in an element of the same local name from elsewhere.
                     String ns = ElementNames.elementNamespace(f, f.getDeclaringClass());
-                    children.merge(p.name(), new Child(ns, repeats ? -1 : once++, plain(valueType(f)), nillable, null),
+                    children.merge(p.name(), new Child(ns, repeats ? -1 : once++, plain(value), nillable, null),
                             (had, added) -> new Child(added.namespace(), added.once(), added.plain(), added.nillable(), had));
                 }
             }
@@ -275,26 +277,13 @@ final class UnmappedContent extends Unmarshaller.Listener {
         return new Plan(Set.copyOf(attributes), anyAttribute, text, Map.copyOf(children));
     }
 
-    private static boolean valueIsWrapped(Field f) {
-        Type t = f.getGenericType();
-        if (Collection.class.isAssignableFrom(f.getType()) && t instanceof ParameterizedType p) {
-            t = p.getActualTypeArguments()[0];
+    /** The type one element of the property binds to: a list's or an array's item type, else the field's. */
+    private static Type itemType(Field f, boolean repeats) {
+        if (!repeats) {
+            return f.getGenericType();
         }
-        return (t instanceof ParameterizedType p ? p.getRawType() : t) == JAXBElement.class;
-    }
-
-    /** The type one element of the property binds to: the list's item type, a JAXBElement's value type. */
-    private static Type valueType(Field f) {
-        Type t = f.getGenericType();
-        if (Collection.class.isAssignableFrom(f.getType()) && t instanceof ParameterizedType p) {
-            t = p.getActualTypeArguments()[0];
-        } else if (f.getType().isArray() && f.getType() != byte[].class) {
-            t = f.getType().getComponentType();
-        }
-        if (t instanceof ParameterizedType p && p.getRawType() == JAXBElement.class) {
-            t = p.getActualTypeArguments()[0];
-        }
-        return t;
+        return f.getType().isArray() ? f.getType().getComponentType()
+                : f.getGenericType() instanceof ParameterizedType p ? p.getActualTypeArguments()[0] : Object.class;
     }
 
     /**

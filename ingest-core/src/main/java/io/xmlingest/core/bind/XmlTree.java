@@ -161,12 +161,14 @@ public final class XmlTree {
         /** @param text the element's own text, or null when it has none worth keeping */
         /** The tree of a nil element that has attributes: its text is null, not absent. */
         XmlTree buildNil() {
-            XmlTree t = build("");
-            t.values[t.values.length - 1] = null;
-            return t;
+            return build(null, true);
         }
 
         XmlTree build(String text) {
+            return build(text, text != null);
+        }
+
+        private XmlTree build(String text, boolean withText) {
             List<String> names = new ArrayList<>(attributeNames.size() + childNames.size() + 1);
             List<Object> values = new ArrayList<>(names.size());
             for (int i = 0; i < attributeNames.size(); i++) {
@@ -179,12 +181,12 @@ public final class XmlTree {
                 Object v = childValues.get(i);
                 values.add(v instanceof Repeated r ? Collections.unmodifiableList(r) : v);
             }
-            if (text != null) {
+            if (withText) {
                 boolean taken = indexOfChild(TEXT) >= 0 || attributeNames.contains(TEXT);
                 names.add(taken ? "#" + TEXT : TEXT);
                 values.add(text);
             }
-            return new XmlTree(names, values, text != null);
+            return new XmlTree(names, values, withText);
         }
     }
 

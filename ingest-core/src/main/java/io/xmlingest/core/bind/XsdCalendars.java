@@ -1,9 +1,7 @@
 package io.xmlingest.core.bind;
 
-import static io.xmlingest.core.bind.XsdText.MAX_CHARS;
 import static io.xmlingest.core.bind.XsdText.invalid;
-import static io.xmlingest.core.bind.XsdText.tooLong;
-import static io.xmlingest.core.bind.XsdText.trim;
+import static io.xmlingest.core.bind.XsdText.shortValue;
 
 import java.util.regex.Pattern;
 import javax.xml.datatype.DatatypeConfigurationException;
@@ -91,10 +89,7 @@ public final class XsdCalendars {
     }
 
     private static XMLGregorianCalendar parse(String text, Form form) {
-        String t = trim(text);
-        if (t.length() > MAX_CHARS) {
-            throw tooLong(text, form.type());
-        }
+        String t = shortValue(text, form.type());
         if (!form.pattern().matcher(t).matches()) {
             throw invalid(text, form.type(), form.rule());
         }

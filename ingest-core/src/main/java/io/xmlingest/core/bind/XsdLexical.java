@@ -1,8 +1,7 @@
 package io.xmlingest.core.bind;
 
-import static io.xmlingest.core.bind.XsdText.MAX_CHARS;
 import static io.xmlingest.core.bind.XsdText.invalid;
-import static io.xmlingest.core.bind.XsdText.tooLong;
+import static io.xmlingest.core.bind.XsdText.shortValue;
 import static io.xmlingest.core.bind.XsdText.trim;
 
 import java.math.BigDecimal;
@@ -60,7 +59,8 @@ public final class XsdLexical {
         };
     }
 
-    public static String printBoolean(Boolean value) {
+    /** Booleans and integers of every size print as Java writes them, which XML Schema reads. */
+    public static String print(Object value) {
         return value == null ? null : value.toString();
     }
 
@@ -116,26 +116,6 @@ public final class XsdLexical {
         return integer(text, NEGATIVE);
     }
 
-    public static String printByte(Byte value) {
-        return value == null ? null : value.toString();
-    }
-
-    public static String printShort(Short value) {
-        return value == null ? null : value.toString();
-    }
-
-    public static String printInt(Integer value) {
-        return value == null ? null : value.toString();
-    }
-
-    public static String printLong(Long value) {
-        return value == null ? null : value.toString();
-    }
-
-    public static String printInteger(BigInteger value) {
-        return value == null ? null : value.toString();
-    }
-
     /** A type whose values fit a long; up to 18 significant digits, the common case, without a BigInteger. */
     private static long bounded(String text, IntegerType type) {
         String t = integerText(text, type);
@@ -169,10 +149,7 @@ public final class XsdLexical {
 
     /** The text, trimmed, once it is an optional sign and one or more ASCII digits. */
     private static String integerText(String text, IntegerType type) {
-        String t = trim(text);
-        if (t.length() > MAX_CHARS) {
-            throw tooLong(text, type.name());
-        }
+        String t = shortValue(text, type.name());
         int start = !t.isEmpty() && (t.charAt(0) == '+' || t.charAt(0) == '-') ? 1 : 0;
         boolean digits = t.length() > start;
         for (int i = start; i < t.length() && digits; i++) {
@@ -188,10 +165,7 @@ public final class XsdLexical {
 
     /** xs:decimal has no exponent; JAXB's default accepts "1E999999999", which no consumer can print. */
     public static BigDecimal parseDecimal(String text) {
-        String t = trim(text);
-        if (t.length() > MAX_CHARS) {
-            throw tooLong(text, "decimal");
-        }
+        String t = shortValue(text, "decimal");
         if (!DECIMAL.matcher(t).matches()) {
             throw invalid(text, "decimal", "digits with an optional sign and decimal point, no exponent");
         }
@@ -239,10 +213,7 @@ public final class XsdLexical {
     }
 
     private static String floatingText(String text, String type) {
-        String t = trim(text);
-        if (t.length() > MAX_CHARS) {
-            throw tooLong(text, type);
-        }
+        String t = shortValue(text, type);
         if (!t.equals("INF") && !t.equals("-INF") && !t.equals("NaN") && !FLOATING.matcher(t).matches()) {
             throw invalid(text, type, FLOATING_RULE);
         }

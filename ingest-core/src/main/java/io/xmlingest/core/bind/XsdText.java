@@ -7,7 +7,7 @@ package io.xmlingest.core.bind;
  */
 final class XsdText {
     /** Far beyond any real value; keeps a hostile many-megabyte number or date from costing quadratic parse time. */
-    static final int MAX_CHARS = 1000;
+    private static final int MAX_CHARS = 1000;
     private static final int MAX_QUOTED = 100;
 
     private XsdText() {
@@ -34,6 +34,19 @@ final class XsdText {
             end--;
         }
         return text.substring(start, end);
+    }
+
+    /**
+     * The value of an xs:{@code type} trimmed, once it is no longer than {@link #MAX_CHARS}: every
+     * number, date and time goes through here before its lexical check.
+     */
+    static String shortValue(String text, String type) {
+        String t = trim(text);
+        if (t.length() > MAX_CHARS) {
+            throw new IllegalArgumentException("an xs:" + type + " of " + text.length() + " characters is longer than "
+                    + MAX_CHARS + ": " + quote(text));
+        }
+        return t;
     }
 
     /** whiteSpace=collapse: runs of whitespace become one space, none at the ends. */
@@ -66,11 +79,6 @@ final class XsdText {
     /** The reason a value is refused, naming the value (shortened) and the type. */
     static IllegalArgumentException invalid(String text, String type, String rule) {
         return new IllegalArgumentException(quote(text) + " is not an xs:" + type + " (" + rule + ")");
-    }
-
-    static IllegalArgumentException tooLong(String text, String type) {
-        return new IllegalArgumentException("an xs:" + type + " of " + text.length() + " characters is longer than "
-                + MAX_CHARS + ": " + quote(text));
     }
 
     /**

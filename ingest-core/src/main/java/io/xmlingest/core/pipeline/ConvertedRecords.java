@@ -70,8 +70,8 @@ final class ConvertedRecords implements AutoCloseable {
         /** Starts reading {@code splitter}'s file; {@code maxRawBytes} bounds the raw text kept for a record rejected as it is read. */
         ConvertedRecords start(RecordSplitter splitter, String fileName, String fileId, long maxRawBytes) {
             return new ConvertedRecords(splitter, fileName, fileId,
-                    () -> new RecordConverter(model, maxRequestSize, maxDepth, dropUnmapped), binderThreads, binderStackBytes(maxDepth),
-                    maxRecords, maxHeap, maxRawBytes);
+                    () -> new RecordConverter(model, maxRequestSize, maxDepth, dropUnmapped), binderThreads,
+                    binderStackBytes(maxDepth), maxRecords, maxHeap, maxRawBytes);
         }
     }
 

@@ -40,7 +40,6 @@ final class RecordConverter {
     private final Conversion[] conversions;
     private final long maxRequestSize;
     private final int maxDepth;
-    private final boolean dropUnmapped;
     /** Written by the one thread that converts, read by others for progress. */
     volatile long bindNanos;
     volatile long serializeNanos;
@@ -49,17 +48,16 @@ final class RecordConverter {
         this.model = model;
         List<RecordModel.RecordType> types = model.types();
         this.conversions = new Conversion[types.size()];
-        this.dropUnmapped = dropUnmapped;
         JsonRecordEncoder json = new JsonRecordEncoder();
         for (int i = 0; i < conversions.length; i++) {
-            conversions[i] = conversion(types.get(i), json);
+            conversions[i] = conversion(types.get(i), json, dropUnmapped);
         }
         this.maxRequestSize = maxRequestSize;
         this.maxDepth = maxDepth;
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private Conversion conversion(RecordModel.RecordType type, JsonRecordEncoder json) {
+    private Conversion conversion(RecordModel.RecordType type, JsonRecordEncoder json, boolean dropUnmapped) {
         if (type.schemaless()) {
             String name = type.keyName();
             KeyReader keys = name == null ? null : (bound, where) -> treeKey((XmlTree) bound, name, where);

@@ -22,17 +22,19 @@ public final class HardenedXmlInput {
     };
 
     // Woodstox passes the entity's name as the last argument when it meets an undeclared entity.
-    private static final XMLResolver UNDECLARED = (publicId, systemId, baseUri, entityName) -> {
-        throw new XMLStreamException("undeclared entity reference &" + entityName + "; (DTDs are not processed: "
-                + "only XML's predefined entities and character references are allowed; xml.doctype=internal "
-                + "expands entities the internal subset declares)");
-    };
+    private static XMLResolver undeclared(String why) {
+        return (publicId, systemId, baseUri, entityName) -> {
+            throw new XMLStreamException("undeclared entity reference &" + entityName + "; (" + why + ")");
+        };
+    }
+
+    private static final XMLResolver UNDECLARED = undeclared("DTDs are not processed: only XML's predefined "
+            + "entities and character references are allowed; xml.doctype=internal expands entities the internal "
+            + "subset declares");
 
     // Under the internal policy the DTD is processed, so the entity is simply not in the internal subset.
-    private static final XMLResolver UNDECLARED_INTERNALLY = (publicId, systemId, baseUri, entityName) -> {
-        throw new XMLStreamException("undeclared entity reference &" + entityName + "; (the internal subset does "
-                + "not declare it, and an external DTD is never read)");
-    };
+    private static final XMLResolver UNDECLARED_INTERNALLY = undeclared("the internal subset does not declare it, "
+            + "and an external DTD is never read");
 
     /** Under the internal policy the external DTD subset reads as empty: declared, never fetched. */
     private static final XMLResolver EMPTY_EXTERNAL_SUBSET =

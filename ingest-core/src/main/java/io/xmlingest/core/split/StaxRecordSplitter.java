@@ -62,7 +62,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
     private long index;
     // A file read from its start that holds no record, but an element of a record's local name in another
     // namespace, is a record.element that misses the namespace: failed, rather than done with nothing published.
-    private final boolean fromStart;
+    // Looked for only while index < 0: from the start (a resume begins past record 0) and before any record.
     private String nearMiss;
     private int nearMissLine;
     private int nearMissColumn;
@@ -83,7 +83,6 @@ public final class StaxRecordSplitter implements RecordSplitter {
         this.recordElements = recordElements;
         this.rejectDoctype = limits.doctype() == DoctypePolicy.REJECT;
         this.index = firstIndex - 1;
-        this.fromStart = firstIndex == 0;
         this.prologEnd = prologEnd;
         this.shift = shift;
         try {
@@ -278,7 +277,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
                             startRecord();
                             return true;
                         }
-                        if (nearMiss == null && fromStart && recordElements.hasLocalName(cursor.getLocalName())) {
+                        if (index < 0 && nearMiss == null && recordElements.hasLocalName(cursor.getLocalName())) {
                             nearMiss = cursor.getName().toString();
                             nearMissLine = cursor.getLocation().getLineNumber();
                             nearMissColumn = cursor.getLocation().getColumnNumber();
