@@ -11,10 +11,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
 import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -41,6 +44,8 @@ import org.codehaus.stax2.XMLStreamReader2;
 public final class StaxRecordSplitter implements RecordSplitter {
 
     private static final int HEAD_BYTES = 1024;
+    // A bad byte further than this from the last known position gets its byte offset alone.
+    private static final long MAX_RECOUNT_BYTES = 64L << 20;
 
     private final FileChannel file;
     private final ByteTrackingReader bytes;
@@ -53,6 +58,8 @@ public final class StaxRecordSplitter implements RecordSplitter {
     private final RecordElements recordElements;
     private final boolean rejectDoctype;
     private final LineShift shift;
+    // Where reading began, in the file's lines and bytes; null for a stream, which cannot be read again.
+    private final SplitPosition origin;
     private final List<String> openTags = new ArrayList<>();
 
     private String openElements;
@@ -74,8 +81,9 @@ public final class StaxRecordSplitter implements RecordSplitter {
 
     private StaxRecordSplitter(FileChannel file, ByteTrackingReader bytes, Charset charset, Reader text, long charBase,
                                String fileName, RecordElements recordElements, XmlLimits limits, long firstIndex, long prologEnd,
-                               LineShift shift) {
+                               LineShift shift, SplitPosition origin) {
         this.file = file;
+        this.origin = origin;
         this.bytes = bytes;
         this.charset = charset;
         this.charBase = charBase;
@@ -107,13 +115,13 @@ public final class StaxRecordSplitter implements RecordSplitter {
      * @param fileName the name used in positions and errors
      */
     public StaxRecordSplitter(InputStream input, String fileName, QName recordElement, XmlLimits limits) {
-        this(null, streamReader(input, fileName), fileName, RecordElements.of(recordElement), limits);
+        this(null, streamReader(input, fileName), fileName, RecordElements.of(recordElement), limits, null);
     }
 
     private StaxRecordSplitter(FileChannel file, Decoded input, String fileName, RecordElements recordElement,
-                               XmlLimits limits) {
+                               XmlLimits limits, SplitPosition origin) {
         this(file, input.reader(), input.charset(), input.reader(), 0, fileName, recordElement, limits, 0, -1,
-                LineShift.NONE);
+                LineShift.NONE, origin);
     }
 
     private record Decoded(ByteTrackingReader reader, Charset charset) {
@@ -133,7 +141,8 @@ public final class StaxRecordSplitter implements RecordSplitter {
         return onChannel(path, name, (channel, encoding) -> {
             channel.position(encoding.bomLength());
             ByteTrackingReader reader = new ByteTrackingReader(channel, encoding.bomLength(), encoding.charset(), name);
-            return new StaxRecordSplitter(channel, new Decoded(reader, encoding.charset()), name, recordElement, limits);
+            return new StaxRecordSplitter(channel, new Decoded(reader, encoding.charset()), name, recordElement, limits,
+                    new SplitPosition(-1, 1, 1, encoding.bomLength()));
         });
     }
 
@@ -161,7 +170,8 @@ public final class StaxRecordSplitter implements RecordSplitter {
             ByteTrackingReader reader = new ByteTrackingReader(channel, at.byteOffset(), encoding.charset(), name);
             StaxRecordSplitter s = new StaxRecordSplitter(channel, reader, encoding.charset(), new PrefixedReader(prefix, reader),
                     prefix.length(), name, recordElement, limits, at.recordIndex(), at.prologEnd(),
-                    new LineShift(at.line(), at.column()));
+                    new LineShift(at.line(), at.column()),
+                    new SplitPosition(at.recordIndex(), at.line(), at.column(), at.byteOffset()));
             s.skip(nextIndex - at.recordIndex());
             return s;
         });
@@ -546,8 +556,10 @@ public final class StaxRecordSplitter implements RecordSplitter {
     private FileFailedException failure(XMLStreamException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof InvalidEncodingException bad) {
+                int[] lineColumn = lineAndColumn(bad.byteOffset());
                 return new FileFailedException(bad.getMessage(), ErrorLocation.ofFile(fileName)
-                        .withRecordIndex(inRecord ? index : -1).withPosition(-1, -1, bad.byteOffset()), null, bad);
+                        .withRecordIndex(inRecord ? index : -1)
+                        .withPosition(lineColumn[0], lineColumn[1], bad.byteOffset()), null, bad);
             }
         }
         // A resolver's refusal carries no location of its own: fall back to the cursor's.
@@ -559,6 +571,69 @@ public final class StaxRecordSplitter implements RecordSplitter {
         // The parser counts lines from where it started reading; a resumed file's are the file's own.
         ErrorLocation mapped = at.withPosition(shift.line(at.line()), shift.column(at.line(), at.column()), at.byteOffset());
         return mapped.equals(at) ? f : new FileFailedException(f.reason(), mapped, f.settingKey().orElse(null), e);
+    }
+
+    /**
+     * The line and column of a bad byte, or -1s. The parser never saw it, so they are counted here from the
+     * last place whose line, column and byte offset are known (the current record's start, else where reading
+     * began): at most a record's worth of the file is decoded again, and only when the file fails.
+     */
+    private int[] lineAndColumn(long badByte) {
+        int[] unknown = {-1, -1};
+        SplitPosition from = position != null ? position : origin;
+        if (file == null || from == null || from.line() <= 0 || from.byteOffset() < 0
+                || badByte < from.byteOffset() || badByte - from.byteOffset() > MAX_RECOUNT_BYTES) {
+            return unknown;
+        }
+        CharsetDecoder decoder = charset.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.allocate(8192);
+        CharBuffer out = CharBuffer.allocate(8192);
+        long next = from.byteOffset();
+        int line = from.line();
+        int column = from.column();
+        boolean afterCr = false;
+        try {
+            boolean last = false;
+            while (true) {
+                if (!last) {
+                    in.limit((int) Math.min(in.capacity(), in.position() + (badByte - next)));
+                    int n = file.read(in, next);
+                    if (n < 0) {
+                        return unknown;
+                    }
+                    next += n;
+                    last = next >= badByte;
+                }
+                in.flip();
+                CoderResult r = decoder.decode(in, out, last);
+                in.compact();
+                if (r.isError()) {
+                    return unknown;
+                }
+                out.flip();
+                while (out.hasRemaining()) {
+                    // As the parser counts: CR LF is one break, a lone CR or LF is one too.
+                    char c = out.get();
+                    if (c == '\n' && afterCr) {
+                        afterCr = false;
+                    } else if (c == '\n' || c == '\r') {
+                        line++;
+                        column = 1;
+                        afterCr = c == '\r';
+                    } else {
+                        column++;
+                        afterCr = false;
+                    }
+                }
+                out.clear();
+                if (last && r.isUnderflow()) {
+                    return new int[] {line, column};
+                }
+            }
+        } catch (IOException e) {
+            return unknown;
+        }
     }
 
     private ErrorLocation location(Location where) {

@@ -136,6 +136,34 @@ class StaxRecordSplitterResumeTest {
     }
 
     @Test
+    void aBadByteAfterAResumeHasTheFilesLineAndColumn() throws Exception {
+        String doc = document().replace("😀 17<", "😀 1#7<");
+        byte[] bytes = doc.getBytes(StandardCharsets.UTF_8);
+        int bad = new String(bytes, StandardCharsets.ISO_8859_1).indexOf('#');
+        bytes[bad] = (byte) 0xFF;
+        Path f = Files.write(dir.resolve("bad.xml"), bytes);
+        ResumePoint at;
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, ITEM, XmlLimits.DEFAULTS)) {
+            for (int i = 0; i < 12; i++) {
+                s.next();
+            }
+            at = s.resumePoint();
+        }
+        int hash = doc.indexOf('#');
+        int line = doc.substring(0, hash).split("\n", -1).length;
+        // Columns count chars as the parser does: the emoji before it is two.
+        int column = hash - doc.lastIndexOf('\n', hash);
+        try (StaxRecordSplitter s = StaxRecordSplitter.resume(f, "bad.xml", ITEM, XmlLimits.DEFAULTS, at, 12)) {
+            assertThatThrownBy(() -> {
+                while (s.next()) {
+                    // skipping reads every tag
+                }
+            }).isInstanceOfSatisfying(FileFailedException.class, e -> assertThat(e.getMessage())
+                    .endsWith(", line " + line + ", column " + column + ", byte offset " + bad + "]"));
+        }
+    }
+
+    @Test
     void internalEntitiesStillExpandAfterAResume() throws Exception {
         String doc = "<?xml version=\"1.0\"?>\n<!DOCTYPE root [<!ENTITY who \"Zoë\">]>\n<root xmlns:i=\"" + NS + "\">"
                 + "<i:item id=\"a\"><i:name>&who; 1</i:name></i:item>\n<i:item id=\"b\"><i:name>&who; 2</i:name></i:item>"

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.xmlingest.core.error.FileFailedException;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import javax.xml.namespace.QName;
@@ -13,6 +15,7 @@ import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class StaxRecordSplitterTest {
 
@@ -184,6 +187,32 @@ class StaxRecordSplitterTest {
         try (var s = splitter("<root xmlns='urn:test' xmlns:o='urn:other'><item>a</item><o:item/></root>", ITEM)) {
             assertThat(s.next()).isTrue();
             assertThat(s.next()).isFalse();
+        }
+    }
+
+    @Test
+    void aBadByteGetsItsLineAndColumnAsWellAsItsByteOffset(@TempDir Path dir) throws Exception {
+        // CR LF and a lone CR break lines as the parser counts them; the two-byte é is one column.
+        String inRecord = "<root xmlns='urn:test'>\r\n<item>a</item>\r\n<item>\r\n  é\rb#</item></root>";
+        FileFailedException e = failureAt(dir.resolve("in.xml"), inRecord);
+        assertThat(e.getMessage()).endsWith("[file in.xml, record index 1, line 5, column 2, byte offset "
+                + (inRecord.indexOf('#') + 1) + "]");
+        // Before any record, counted from the file's start (after the byte order mark).
+        String inProlog = "\uFEFF<?xml version='1.0'?>\n<!-- é# -->\n<root xmlns='urn:test'><item/></root>";
+        e = failureAt(dir.resolve("prolog.xml"), inProlog);
+        assertThat(e.getMessage()).endsWith("[file prolog.xml, line 2, column 7, byte offset "
+                + (inProlog.indexOf('#') + 3) + "]");
+    }
+
+    /** Writes {@code xml} as UTF-8 with an invalid byte in place of its '#', and reads it to the fault. */
+    private static FileFailedException failureAt(Path file, String xml) throws Exception {
+        byte[] bytes = xml.getBytes(StandardCharsets.UTF_8);
+        bytes[new String(bytes, StandardCharsets.ISO_8859_1).indexOf('#')] = (byte) 0xFF;
+        Files.write(file, bytes);
+        try (var s = StaxRecordSplitter.open(file, file.getFileName().toString(), ITEM, XmlLimits.DEFAULTS)) {
+            Throwable t = org.assertj.core.api.Assertions.catchThrowable(() -> skipAll(s));
+            assertThat(t).isInstanceOf(FileFailedException.class).hasMessageContaining("invalid UTF-8 byte sequence FF");
+            return (FileFailedException) t;
         }
     }
 
