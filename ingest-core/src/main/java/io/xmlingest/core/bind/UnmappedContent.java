@@ -44,10 +44,15 @@ final class UnmappedContent extends Unmarshaller.Listener {
     }
 
     /**
-     * A child element the class declares: its index among the ones held once (or -1 when it repeats),
-     * and whether it is bound to a plain value, which has no room for attributes.
+     * A child element the class declares: its index among the properties held once (or -1 when it repeats),
+     * whether it is bound to a plain value, which has no room for attributes, and for an item of a choice
+     * held once (a substitution group's head, say), the choice's property name.
      */
-    private record Child(String namespace, int once, boolean plain, boolean nillable, Child sameLocalName) {
+    private record Child(String namespace, int once, boolean plain, boolean nillable, String choice, Child sameLocalName) {
+
+        Child with(Child sameLocalName) {
+            return new Child(namespace, once, plain, nillable, choice, sameLocalName);
+        }
     }
 
     private static final ClassValue<Plan> PLANS = new ClassValue<>() {
@@ -193,7 +198,9 @@ final class UnmappedContent extends Unmarshaller.Listener {
                 return; // an element the class does not name: JAXB reports it, or a wildcard keeps it
             }
             if (c.once() >= 0 && seenBefore(parent, c.once())) {
-                found("element <" + getLocalName() + "> appears again, and the model holds one");
+                found(c.choice() == null ? "element <" + getLocalName() + "> appears again, and the model holds one"
+                        : "element <" + getLocalName() + "> is a second item of " + c.choice()
+                        + ", and the model holds one of them");
                 return;
             }
             for (int i = 0, n = getAttributeCount(); i < n; i++) {
@@ -256,11 +263,24 @@ final class UnmappedContent extends Unmarshaller.Listener {
                 case ATTRIBUTE -> attributes.add(p.name());
                 case OTHER_ATTRIBUTES -> anyAttribute = true;
                 case TEXT -> text = true;
-                case CHOICE -> text |= p.names().mixed();
+                case CHOICE -> {
+                    text |= p.names().mixed();
+                    if (!repeats(p.field())) {
+                        // JAXB keeps the last item of a choice held once: any second one, of any of its names, is lost.
+                        int index = once++;
+                        for (ElementNames.Alternative a : p.names().alternatives()) {
+                            add(children, a.name(), new Child(a.namespace(), index, plain(a.type()), a.nillable(),
+                                    p.name(), null));
+                        }
+                        for (ElementNames.Declared d : p.names().declared()) {
+                            add(children, d.name().getLocalPart(), new Child(d.name().getNamespaceURI(), index,
+                                    plain(d.type()), d.wrapped(), p.name(), null));
+                        }
+                    }
+                }
                 case ELEMENT -> {
                     Field f = p.field();
-                    boolean repeats = Collection.class.isAssignableFrom(f.getType())
-                            || (f.getType().isArray() && f.getType() != byte[].class);
+                    boolean repeats = repeats(f);
                     Type item = itemType(f, repeats);
                     boolean wrapped = item instanceof ParameterizedType w && w.getRawType() == JAXBElement.class;
                     XmlElement element = f.getAnnotation(XmlElement.class);
@@ -269,12 +289,19 @@ final class UnmappedContent extends Unmarshaller.Listener {
                     Type value = wrapped ? ((ParameterizedType) item).getActualTypeArguments()[0] : item;
                     // By namespace too: a wildcard may let in an element of the same local name from elsewhere.
                     String ns = ElementNames.elementNamespace(f, f.getDeclaringClass());
-                    children.merge(p.name(), new Child(ns, repeats ? -1 : once++, plain(value), nillable, null),
-                            (had, added) -> new Child(added.namespace(), added.once(), added.plain(), added.nillable(), had));
+                    add(children, p.name(), new Child(ns, repeats ? -1 : once++, plain(value), nillable, null, null));
                 }
             }
         }
         return new Plan(Set.copyOf(attributes), anyAttribute, text, Map.copyOf(children));
+    }
+
+    private static void add(Map<String, Child> children, String localName, Child child) {
+        children.merge(localName, child, (had, added) -> added.with(had));
+    }
+
+    private static boolean repeats(Field f) {
+        return Collection.class.isAssignableFrom(f.getType()) || (f.getType().isArray() && f.getType() != byte[].class);
     }
 
     /** The type one element of the property binds to: a list's or an array's item type, else the field's. */

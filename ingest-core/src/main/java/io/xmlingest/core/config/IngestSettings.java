@@ -71,7 +71,8 @@ public final class IngestSettings {
             "What happens to content of a record that its record.class has no place for, which JAXB itself drops "
                     + "without a word: an attribute the class does not declare (xsi:type and xsi:nil aside), any "
                     + "attribute on an element bound to a plain value, text directly inside an element that holds "
-                    + "only elements, a second occurrence of an element the class holds once, xsi:nil on an element "
+                    + "only elements, a second occurrence of an element the class holds once (or a second item of a "
+                    + "choice it holds once, such as a substitution group's head), xsi:nil on an element "
                     + "the class does not let be nil (JAXB binds an empty value). reject: the record is "
                     + "rejected, naming what it found and where. drop: it is left out of the message, as JAXB does. "
                     + "Unknown elements are rejected either way. Schema-less records keep everything.",

@@ -45,7 +45,7 @@ public final class ElementNames {
      * An {@code @XmlElements} alternative: the items of this type are elements of this name. A nil
      * one binds to null, and JAXB keeps no name for it.
      */
-    public record Alternative(String name, Class<?> type, boolean nillable) {
+    public record Alternative(String namespace, String name, Class<?> type, boolean nillable) {
     }
 
     /**
@@ -90,8 +90,9 @@ public final class ElementNames {
         List<Alternative> alternatives = new ArrayList<>();
         if (elements != null) {
             for (XmlElement e : elements.value()) {
-                alternatives.add(new Alternative("##default".equals(e.name()) ? f.getName() : e.name(), e.type(),
-                        e.nillable()));
+                alternatives.add(new Alternative(
+                        "##default".equals(e.namespace()) ? defaultElementNamespace(owner) : e.namespace(),
+                        "##default".equals(e.name()) ? f.getName() : e.name(), e.type(), e.nillable()));
             }
         }
         Map<QName, Declared> declared = new LinkedHashMap<>();
@@ -333,6 +334,10 @@ public final class ElementNames {
         if (r != null) {
             return refName(r, namespaceOf(owner)).getNamespaceURI();
         }
+        return defaultElementNamespace(owner);
+    }
+
+    private static String defaultElementNamespace(Class<?> owner) {
         Package p = owner.getPackage();
         XmlSchema schema = p == null ? null : p.getAnnotation(XmlSchema.class);
         return schema != null && schema.elementFormDefault() == XmlNsForm.QUALIFIED ? namespaceOf(owner) : "";

@@ -153,6 +153,35 @@ class UnmappedContentTest {
     }
 
     @Test
+    void aSecondItemOfAChoiceHeldOnceIsRejectedWhateverItsName() throws Exception {
+        // Contact holds one <channel>, for which <fax> and <pager> may stand (a substitution group): JAXB kept the last
+        // of them and published the record without the others.
+        JAXBContext contacts = JAXBContext.newInstance(io.xmlingest.core.encode.open.Contact.class);
+        JaxbRecordBinder<io.xmlingest.core.encode.open.Contact> binder = new JaxbRecordBinder<>(contacts,
+                io.xmlingest.core.encode.open.Contact.class, null, false);
+        List<String> out = new ArrayList<>();
+        for (String channels : List.of("<fax>1</fax>", "<channel>a</channel><fax>1</fax>", "<pager>2</pager><pager>3</pager>",
+                "<fax>1</fax><o:fax>x</o:fax>")) {
+            String xml = "<contact xmlns='urn:xmlingest:test:contact' xmlns:o='urn:o' id='c'><email>e</email>" + channels
+                    + "</contact>";
+            javax.xml.stream.XMLStreamReader r = javax.xml.stream.XMLInputFactory.newFactory()
+                    .createXMLStreamReader(new java.io.StringReader(xml));
+            r.nextTag();
+            try {
+                out.add(new String(new JsonRecordEncoder().encode(binder.bind(r, ErrorLocation.ofFile("c.xml"))),
+                        StandardCharsets.UTF_8));
+            } catch (RecordRejectedException e) {
+                out.add(e.getMessage());
+            }
+        }
+        assertThat(out.get(0)).isEqualTo("{\"id\":\"c\",\"emailOrPhone\":[{\"email\":\"e\"}],\"channel\":{\"fax\":\"1\"}}");
+        assertThat(out.get(1)).contains("element <fax> is a second item of channel, and the model holds one of them");
+        assertThat(out.get(2)).contains("element <pager> is a second item of channel");
+        // Another namespace's fax is the wildcard's, not a second channel.
+        assertThat(out.get(3)).startsWith("{").contains("\"channel\":{\"fax\":\"1\"}", "{urn:o}fax");
+    }
+
+    @Test
     void dropLeavesItOutAsJaxbDoes() throws Exception {
         List<String> out = bindAll(true, UNMAPPED);
 
