@@ -94,7 +94,8 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
         current = record;
         T value;
         try {
-            value = unmarshaller.unmarshal(unmapped == null ? record : unmapped.reset(record), type).getValue();
+            XMLStreamReader read = schema == null ? record : InheritedNamespaces.of(record);
+            value = unmarshaller.unmarshal(unmapped == null ? read : unmapped.reset(read), type).getValue();
         } catch (Error e) {
             // A stack overflow on a deep record left the unmarshaller part-way through it: the next record gets another.
             unmarshaller = null;

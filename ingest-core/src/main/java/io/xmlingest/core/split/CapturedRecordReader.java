@@ -509,7 +509,7 @@ final class CapturedRecordReader implements XMLStreamReader {
         if (INTERN_NAMES.equals(name) || INTERN_NS_URIS.equals(name)) {
             return r.interned;
         }
-        return null;
+        return OuterNamespaces.PROPERTY.equals(name) && r.outer instanceof OuterNamespaces o ? o : null;
     }
 
     static final String INTERN_NAMES = "org.codehaus.stax2.internNames";

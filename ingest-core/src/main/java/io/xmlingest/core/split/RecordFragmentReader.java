@@ -24,6 +24,7 @@ final class RecordFragmentReader extends StreamReaderDelegate {
     private boolean atEndTag;
     private boolean ended;
     private long startChar;
+    private OuterNamespaces outer;
 
     /** @param maxChars the most characters a record may span, checked at each of its tags */
     RecordFragmentReader(XMLStreamReader2 file, long maxChars, LineShift shift) {
@@ -31,6 +32,11 @@ final class RecordFragmentReader extends StreamReaderDelegate {
         this.file = file;
         this.maxChars = maxChars;
         this.shift = shift;
+    }
+
+    @Override
+    public Object getProperty(String name) {
+        return OuterNamespaces.PROPERTY.equals(name) ? outer : super.getProperty(name);
     }
 
     /** The file's own line and column, also after a resume, so a binder's errors point into the file. */
@@ -71,7 +77,8 @@ final class RecordFragmentReader extends StreamReaderDelegate {
     }
 
     /** Starts a record; the underlying cursor is on its start tag, at {@code startChar}. */
-    void begin(long startChar) {
+    void begin(long startChar, OuterNamespaces outer) {
+        this.outer = outer;
         depth = 1;
         atEndTag = false;
         ended = false;

@@ -23,7 +23,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import javax.xml.namespace.NamespaceContext;
 import javax.xml.namespace.QName;
 import javax.xml.stream.Location;
 import javax.xml.stream.XMLStreamConstants;
@@ -61,9 +60,12 @@ public final class StaxRecordSplitter implements RecordSplitter {
     // Where reading began, in the file's lines and bytes; null for a stream, which cannot be read again.
     private final SplitPosition origin;
     private final List<String> openTags = new ArrayList<>();
+    // Each open element's namespace declarations, prefix and URI pairs, beside its tag.
+    private final List<String[]> openDeclarations = new ArrayList<>();
+    private static final String[] NO_DECLARATIONS = {};
 
     private String openElements;
-    private NamespaceContext outerNamespaces;
+    private OuterNamespaces outerNamespaces;
     private long fragmentStart;
     private long prologEnd;
     private long index;
@@ -341,7 +343,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
         position = new SplitPosition(index, shift.line(start.getLineNumber()),
                 shift.column(start.getLineNumber(), start.getColumnNumber()), bytes.byteOffsetOf(startChar - charBase));
         fragmentStart = startChar;
-        fragment.begin(startChar);
+        fragment.begin(startChar, outerNamespaces());
     }
 
     /** Remembers an element around the records as the start tag a resume would need to reopen it. */
@@ -355,13 +357,18 @@ public final class StaxRecordSplitter implements RecordSplitter {
             tag.append(prefix).append(':');
         }
         tag.append(cursor.getLocalName());
-        for (int i = 0; i < cursor.getNamespaceCount(); i++) {
+        int declared = cursor.getNamespaceCount();
+        String[] declarations = declared == 0 ? NO_DECLARATIONS : new String[declared * 2];
+        for (int i = 0; i < declared; i++) {
             String p = cursor.getNamespacePrefix(i);
             tag.append(p == null || p.isEmpty() ? " xmlns" : " xmlns:" + p).append("=\"");
             escape(cursor.getNamespaceURI(i), tag);
             tag.append('"');
+            declarations[i * 2] = p == null ? "" : p;
+            declarations[i * 2 + 1] = cursor.getNamespaceURI(i) == null ? "" : cursor.getNamespaceURI(i);
         }
         openTags.add(tag.append('>').toString());
+        openDeclarations.add(declarations);
         openElements = null;
         outerNamespaces = null;
     }
@@ -369,6 +376,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
     private void leave() {
         if (!openTags.isEmpty()) {
             openTags.remove(openTags.size() - 1);
+            openDeclarations.remove(openDeclarations.size() - 1);
             openElements = null;
             outerNamespaces = null;
         }
@@ -487,12 +495,9 @@ public final class StaxRecordSplitter implements RecordSplitter {
      * The namespace bindings in scope at the record's start tag. Kept while the elements around
      * the records stay the same, unless the record's own start tag declares namespaces.
      */
-    private NamespaceContext outerNamespaces() {
-        if (cursor.getNamespaceCount() > 0) {
-            return cursor.getNonTransientNamespaceContext();
-        }
+    private OuterNamespaces outerNamespaces() {
         if (outerNamespaces == null) {
-            outerNamespaces = cursor.getNonTransientNamespaceContext();
+            outerNamespaces = OuterNamespaces.of(openDeclarations);
         }
         return outerNamespaces;
     }
