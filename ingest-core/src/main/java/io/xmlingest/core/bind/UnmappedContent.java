@@ -29,8 +29,9 @@ import javax.xml.stream.util.StreamReaderDelegate;
  * Finds content of a record that the model has no place for, which JAXB drops without an event:
  * an attribute a class does not declare (or any attribute on an element bound to a plain value),
  * text directly inside an element that holds only elements, a second occurrence of an element
- * the class holds once (JAXB keeps the last), and xsi:nil on an element the model does not let be
- * nil (JAXB binds an empty value instead). Unknown elements need no help: JAXB reports them.
+ * the class holds once (JAXB keeps the last), xsi:nil on an element the model does not let be
+ * nil (JAXB binds an empty value instead), and content inside a nil element (JAXB binds null).
+ * Unknown elements need no help: JAXB reports them.
  *
  * <p>It sits between the record's reader and JAXB, and hears from JAXB (as its unmarshaller
  * listener) which class each element became, so it knows the class whose content each event is.
@@ -79,6 +80,9 @@ final class UnmappedContent extends Unmarshaller.Listener {
     private int plainDepth;
     private String plainAttribute;
     private String plainElement;
+    // A child marked xsi:nil="true": JAXB binds it as null and drops any content it has.
+    private int nilDepth;
+    private String nilElement;
 
     private String problem;
     private int line;
@@ -90,6 +94,7 @@ final class UnmappedContent extends Unmarshaller.Listener {
         size = 0;
         depth = record.getEventType() == XMLStreamConstants.START_ELEMENT ? 1 : 0;
         plainDepth = 0;
+        nilDepth = 0;
         problem = null;
         return new Delegate(record);
     }
@@ -166,17 +171,26 @@ final class UnmappedContent extends Unmarshaller.Listener {
             switch (event) {
                 case XMLStreamConstants.START_ELEMENT -> {
                     depth++;
+                    if (nilDepth != 0 && depth == nilDepth + 1) {
+                        nilWithContent("element <" + getLocalName() + ">");
+                    }
                     if (size > 0 && frames[size - 1].depth == depth - 1) {
                         child(frames[size - 1]);
                     }
                 }
                 case XMLStreamConstants.END_ELEMENT -> {
+                    if (depth == nilDepth) {
+                        nilDepth = 0;
+                    }
                     if (size > 0 && frames[size - 1].depth == depth) {
                         size--;
                     }
                     depth--;
                 }
                 case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA -> {
+                    if (nilDepth != 0 && depth == nilDepth && !isWhiteSpace()) {
+                        nilWithContent("text \"" + excerpt(getText()) + "\"");
+                    }
                     if (size > 0 && frames[size - 1].depth == depth && !frames[size - 1].plan.text() && !isWhiteSpace()) {
                         found("text \"" + excerpt(getText()) + "\" inside <" + frames[size - 1].name
                                 + "> is not in the model, which holds only elements there");
@@ -210,14 +224,23 @@ final class UnmappedContent extends Unmarshaller.Listener {
                         plainAttribute = attributeName(i);
                         plainElement = getLocalName();
                     }
-                } else if (!c.nillable() && "nil".equals(getAttributeLocalName(i))
-                        && isTrue(getAttributeValue(i))) {
-                    // JAXB binds it as an empty value ("" for a string) that the file never had.
-                    found("element <" + getLocalName() + "> is nil (xsi:nil), and the model does not let it be");
-                    return;
+                } else if ("nil".equals(getAttributeLocalName(i)) && isTrue(getAttributeValue(i))) {
+                    if (!c.nillable()) {
+                        // JAXB binds it as an empty value ("" for a string) that the file never had.
+                        found("element <" + getLocalName() + "> is nil (xsi:nil), and the model does not let it be");
+                        return;
+                    }
+                    nilDepth = depth;
+                    nilElement = getLocalName();
                 }
             }
         }
+    }
+
+    private void nilWithContent(String content) {
+        found("element <" + nilElement + "> is nil (xsi:nil) but holds " + content + ", which would be lost: "
+                + "a nil element has no content");
+        nilDepth = 0;
     }
 
     private static boolean seenBefore(Frame f, int index) {
@@ -265,17 +288,15 @@ final class UnmappedContent extends Unmarshaller.Listener {
                 case TEXT -> text = true;
                 case CHOICE -> {
                     text |= p.names().mixed();
-                    if (!repeats(p.field())) {
-                        // JAXB keeps the last item of a choice held once: any second one, of any of its names, is lost.
-                        int index = once++;
-                        for (ElementNames.Alternative a : p.names().alternatives()) {
-                            add(children, a.name(), new Child(a.namespace(), index, plain(a.type()), a.nillable(),
-                                    p.name(), null));
-                        }
-                        for (ElementNames.Declared d : p.names().declared()) {
-                            add(children, d.name().getLocalPart(), new Child(d.name().getNamespaceURI(), index,
-                                    plain(d.type()), d.wrapped(), p.name(), null));
-                        }
+                    // JAXB keeps the last item of a choice held once: any second one, of any of its names, is lost.
+                    int index = repeats(p.field()) ? -1 : once++;
+                    for (ElementNames.Alternative a : p.names().alternatives()) {
+                        add(children, a.name(), new Child(a.namespace(), index, plain(a.type()), a.nillable(),
+                                p.name(), null));
+                    }
+                    for (ElementNames.Declared d : p.names().declared()) {
+                        add(children, d.name().getLocalPart(), new Child(d.name().getNamespaceURI(), index,
+                                plain(d.type()), d.wrapped(), p.name(), null));
                     }
                 }
                 case ELEMENT -> {

@@ -154,6 +154,10 @@ public final class XmlTree {
             return at == null ? -1 : at;
         }
 
+        boolean hasChildren() {
+            return !childNames.isEmpty();
+        }
+
         boolean isEmpty() {
             return attributeNames.isEmpty() && childNames.isEmpty();
         }

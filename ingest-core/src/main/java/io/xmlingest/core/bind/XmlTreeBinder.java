@@ -7,6 +7,7 @@ import io.xmlingest.core.error.XmlFaults;
 import io.xmlingest.core.jaxb.ElementNames;
 import java.util.ArrayDeque;
 import javax.xml.XMLConstants;
+import javax.xml.stream.Location;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
@@ -48,7 +49,10 @@ public final class XmlTreeBinder implements RecordBinder<XmlTree> {
         /** Where the text since the last child tag starts in {@code text}, and whether it is more than whitespace. */
         int pieceStart;
         boolean pieceHasText;
+        boolean hasText;
         boolean nil;
+        int nilLine;
+        int nilColumn;
 
         void appendText(char[] chars, int start, int length) {
             text.append(chars, start, length);
@@ -56,6 +60,7 @@ public final class XmlTreeBinder implements RecordBinder<XmlTree> {
                 char c = chars[i];
                 pieceHasText = c != ' ' && c != '\t' && c != '\n' && c != '\r';
             }
+            hasText |= pieceHasText;
         }
 
         /** Indentation between child elements is layout, not content: a piece of whitespace alone is dropped. */
@@ -102,6 +107,13 @@ public final class XmlTreeBinder implements RecordBinder<XmlTree> {
                                     record.getTextLength());
                     case XMLStreamConstants.END_ELEMENT -> {
                         Frame done = open.pop();
+                        if (done.nil && (done.hasText || done.tree.hasChildren())) {
+                            // Written as null, its content would be lost; a nil element has none.
+                            throw new RecordRejectedException("record does not bind: element <" + done.name
+                                    + "> is nil (xsi:nil) but holds " + (done.hasText ? "text" : "elements")
+                                    + ", which would be lost: a nil element has no content",
+                                    done.nilLine > 0 ? where.withPosition(done.nilLine, done.nilColumn, -1) : where, null);
+                        }
                         Object value = valueOf(done);
                         if (open.isEmpty()) {
                             return value;
@@ -130,6 +142,9 @@ public final class XmlTreeBinder implements RecordBinder<XmlTree> {
                 if ("nil".equals(r.getAttributeLocalName(i))) {
                     String v = r.getAttributeValue(i).trim();
                     f.nil = "true".equals(v) || "1".equals(v);
+                    Location at = f.nil ? r.getLocation() : null;
+                    f.nilLine = at == null ? -1 : at.getLineNumber();
+                    f.nilColumn = at == null ? -1 : at.getColumnNumber();
                 }
                 continue;
             }

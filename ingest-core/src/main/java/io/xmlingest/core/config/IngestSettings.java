@@ -73,7 +73,8 @@ public final class IngestSettings {
                     + "attribute on an element bound to a plain value, text directly inside an element that holds "
                     + "only elements, a second occurrence of an element the class holds once (or a second item of a "
                     + "choice it holds once, such as a substitution group's head), xsi:nil on an element "
-                    + "the class does not let be nil (JAXB binds an empty value). reject: the record is "
+                    + "the class does not let be nil (JAXB binds an empty value), content inside an element marked "
+                    + "xsi:nil (JAXB binds null). reject: the record is "
                     + "rejected, naming what it found and where. drop: it is left out of the message, as JAXB does. "
                     + "Unknown elements are rejected either way. Schema-less records keep everything.",
             oneOf("reject", "drop"));

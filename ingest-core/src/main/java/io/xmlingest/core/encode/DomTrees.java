@@ -3,6 +3,7 @@ package io.xmlingest.core.encode;
 import com.ctc.wstx.stax.WstxInputFactory;
 import io.xmlingest.core.bind.XmlTreeBinder;
 import io.xmlingest.core.error.ErrorLocation;
+import io.xmlingest.core.error.RecordRejectedException;
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
@@ -29,6 +30,9 @@ final class DomTrees {
                     reader.next();
                 }
                 return new XmlTreeBinder().bindValue(reader, ErrorLocation.ofFile("(wildcard content)"));
+            } catch (RecordRejectedException e) {
+                // The record's own position is added by the caller; this one names no file.
+                throw new IllegalArgumentException(e.reason().replaceFirst("^record does not bind: ", ""), e);
             } finally {
                 reader.close();
             }

@@ -133,6 +133,20 @@ class XmlTreeBinderTest {
     }
 
     @Test
+    void aNilElementWithContentIsRejectedRatherThanWrittenAsNull() throws Exception {
+        // Before, <b> was written as null and its text or child was gone.
+        String xsi = "xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"";
+        for (String b : List.of("<b xsi:nil=\"true\">lost?</b>", "<b xsi:nil=\"true\"><c>1</c></b>")) {
+            assertThatThrownBy(() -> items("<item " + xsi + ">\n<a/>" + b + "</item>"))
+                    .isInstanceOf(RecordRejectedException.class)
+                    .hasMessageContaining("element <b> is nil (xsi:nil) but holds " + (b.contains("<c>") ? "elements" : "text")
+                            + ", which would be lost: a nil element has no content")
+                    .hasMessageContaining("line 2, column ");
+        }
+        assertThat(items("<item " + xsi + "><b xsi:nil=\"true\">  </b></item>")).containsExactly("{\"b\":null}");
+    }
+
+    @Test
     void anAttributeNamedLikeAChildElementIsMarked() throws Exception {
         assertThat(items("<item id=\"1\" value=\"v\"><id>2</id>text</item>"))
                 .containsExactly("{\"@id\":\"1\",\"value\":\"v\",\"id\":\"2\",\"#value\":\"text\"}");

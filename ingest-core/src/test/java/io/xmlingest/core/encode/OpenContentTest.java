@@ -96,6 +96,13 @@ class OpenContentTest {
     }
 
     @Test
+    void nilWildcardContentWithTextIsRefusedNotWrittenAsNull() throws Exception {
+        Contact contact = bind(Contact.class, CONTACT.replace("<o:gone xsi:nil='true'/>", "<o:gone xsi:nil='true'>x</o:gone>"));
+        assertThatThrownBy(() -> json(contact)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("element <gone> is nil (xsi:nil) but holds text, which would be lost: a nil element has no content");
+    }
+
+    @Test
     void theHeadOfASubstitutionGroupAndItsDirectSubstituteAreNamedToo() throws Exception {
         assertThat(json(bind(Contact.class, CONTACT.replace("<pager>555</pager>", "<channel>c</channel>"))))
                 .contains("\"channel\":{\"channel\":\"c\"}");
