@@ -135,8 +135,16 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
             int line = loc == null ? -1 : loc.getLineNumber();
             int column = loc == null ? -1 : loc.getColumnNumber();
             String detail = firstEvent.getMessage();
-            if ((detail == null || detail.isBlank()) && firstEvent.getLinkedException() != null) {
-                detail = firstEvent.getLinkedException().toString();
+            Throwable linked = firstEvent.getLinkedException();
+            if ((detail == null || detail.isBlank()) && linked != null) {
+                detail = linked.toString();
+            }
+            for (Throwable t = linked; t != null; t = t.getCause() == t ? null : t.getCause()) {
+                if (t instanceof IllegalArgumentException && detail.startsWith(t.getClass().getName() + ": ")) {
+                    // JAXB quotes a value parser's refusal with its class name; the reason is the message itself.
+                    detail = detail.substring(t.getClass().getName().length() + 2);
+                    break;
+                }
             }
             String element = firstEventElement == null ? "" : " (in element <" + firstEventElement + ">)";
             if (schema != null && firstEvent.getLinkedException() instanceof SAXParseException) {

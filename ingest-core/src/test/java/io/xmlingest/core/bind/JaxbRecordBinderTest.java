@@ -114,6 +114,8 @@ class JaxbRecordBinderTest {
                 .contains("p.xml", "record index 1", "line 3", "'1959-06-11T10:20:30' is not an xs:date", "<birthDate>"));
         assertThat(bound.get(2)).isInstanceOfSatisfying(RecordRejectedException.class,
                 e -> assertThat(e.getMessage()).contains("'--06-11' is not an xs:date"));
+        // The parser's own words, without the exception's class name JAXB put before them.
+        assertThat(((RecordRejectedException) bound.get(2)).reason()).startsWith("record does not bind: '--06-11' is not");
     }
 
     @Test
