@@ -4,6 +4,7 @@ import static io.xmlingest.core.config.Validators.between;
 
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.config.Setting;
+import io.xmlingest.core.config.Validators;
 import io.xmlingest.core.config.SettingType;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -69,7 +70,7 @@ public final class AppSettings {
 
     public static final Setting<String> WORK_TOPIC = Setting.of("work.topic", SettingType.STRING, "",
             "Topic of the work orders (one per shard) when work.shards > 0; its consumer group is the topic's name "
-                    + "with '-workers'. Empty: the first topic's name with '.work'.", v -> null);
+                    + "with '-workers'. Empty: the first topic's name with '.work'.", Validators.topicName(true));
 
     public static final Setting<Integer> WORK_PARTITIONS = Setting.of("work.partitions", SettingType.INT, 12,
             "Partitions of the work topic when a worker creates it: the most workers that can ingest shards at once.",

@@ -80,6 +80,10 @@ class CommandLineIT {
             assertThat(uniqueIds(read.stdout())).hasSize(3_000);
             assertThat(read.stdout()).hasSize(3_000);
             assertThat(dir.resolve(".xmlingest")).doesNotExist();
+            // A topic that is not there is a setting to fix, not Kafka being away (it was exit 1, as if a file failed).
+            Result missing = run("read", "--topic", "peple", "--bootstrap-servers", address);
+            assertThat(missing.exit()).isEqualTo(2);
+            assertThat(missing.stderr()).contains("topic peple does not exist at " + address + " (setting: topic)");
         } finally {
             broker.destroy();
             assertThat(broker.waitFor(60, TimeUnit.SECONDS)).as("broker stops on SIGTERM").isTrue();
@@ -147,6 +151,32 @@ class CommandLineIT {
         Result noTopic = run("ingest", "nothing.xml");
         assertThat(noTopic.exit()).isEqualTo(2);
         assertThat(noTopic.stderr()).contains("topic");
+
+        // Checked before Kafka is asked: the broker's refusal came out as the topic never becoming ready (exit 4).
+        Result badTopic = run("ingest", "nothing.xml", "--topic", "a b");
+        assertThat(badTopic.exit()).isEqualTo(2);
+        assertThat(badTopic.stderr()).contains("topic name 'a b' has ' ' at 2");
+        Result badServers = run("read", "--topic", "t", "--bootstrap-servers", "nohostport");
+        assertThat(badServers.exit()).isEqualTo(2);
+        assertThat(badServers.stderr()).contains("'nohostport' is not host:port").doesNotContain("\tat ");
+
+        // Nobody listens there: Kafka is unavailable (exit 4), in the time the setting gives, without a stack trace.
+        // Before, read gave exit 1 with a trace, and ingest waited out the admin client's own 60 s after the timeout.
+        String nobody = "127.0.0.1:" + freePort();
+        Result readAway = run("read", "--topic", "t", "--bootstrap-servers", nobody, "-s", "topic.ready.timeout.ms=2000");
+        assertThat(readAway.exit()).as(readAway.stderr()).isEqualTo(4);
+        assertThat(readAway.stderr()).contains("did not say within 2000 ms which partitions topic t has")
+                .contains("(setting: topic.ready.timeout.ms)").doesNotContain("\tat ");
+        Files.writeString(dir.resolve("one.xml"), "<persons xmlns=\"urn:xmlingest:sample:persons\"/>");
+        long t0 = System.nanoTime();
+        Result ingestAway = run("ingest", "one.xml", "--topic", "t", "--bootstrap-servers", nobody,
+                "-s", "topic.ready.timeout.ms=2000");
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0);
+        assertThat(ingestAway.exit()).as(ingestAway.stderr()).isEqualTo(4);
+        assertThat(ingestAway.stderr()).contains("within 2000 ms").contains("(setting: topic.ready.timeout.ms)");
+        // The behaviour under test is the timeout being kept; 45 s leaves a loaded machine room, and the old
+        // wait took at least 60.
+        assertThat(seconds).as("seconds to give up").isLessThan(45);
 
         Result fromEnv = runWith(Map.of("XMLINGEST_LOG_LEVEL", "WARN", "XMLINGEST_PAGE_MAX_RECORDS", "77"), "config");
         assertThat(fromEnv.exit()).as(fromEnv.stderr()).isZero();

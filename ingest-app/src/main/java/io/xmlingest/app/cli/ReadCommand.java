@@ -2,7 +2,8 @@ package io.xmlingest.app.cli;
 
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.config.IngestSettings;
-import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.error.ConfigException;
+import io.xmlingest.core.error.RetriableIngestException;
 import io.xmlingest.core.publish.KafkaClientSettings;
 import java.io.BufferedOutputStream;
 import java.io.PrintStream;
@@ -17,6 +18,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -46,11 +48,20 @@ final class ReadCommand implements Callable<Integer> {
         try (KafkaTarget kafka = KafkaTarget.open(settings);
              KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProperties(kafka.config()))) {
             List<TopicPartition> partitions = new java.util.ArrayList<>();
+            long waitMs = settings.get(IngestSettings.TOPIC_READY_TIMEOUT_MS);
             for (String name : names) {
-                List<PartitionInfo> infos = consumer.partitionsFor(name, Duration.ofSeconds(30));
+                List<PartitionInfo> infos;
+                try {
+                    infos = consumer.partitionsFor(name, Duration.ofMillis(waitMs));
+                } catch (TimeoutException e) {
+                    throw new RetriableIngestException("Kafka at " + kafka.config().get(IngestSettings.BOOTSTRAP_SERVERS)
+                            + " did not say within " + waitMs + " ms which partitions topic " + name + " has: "
+                            + e.getMessage(), null, IngestSettings.TOPIC_READY_TIMEOUT_MS.key(), e);
+                }
                 if (infos == null || infos.isEmpty()) {
-                    throw new FileFailedException("topic " + name + " does not exist at "
-                            + kafka.config().get(IngestSettings.BOOTSTRAP_SERVERS), null, IngestSettings.TOPIC.key(), null);
+                    // Nothing to wait for: the name is wrong, or nothing was ingested into it yet.
+                    throw new ConfigException(IngestSettings.TOPIC.key(), "topic " + name + " does not exist at "
+                            + kafka.config().get(IngestSettings.BOOTSTRAP_SERVERS));
                 }
                 infos.forEach(i -> partitions.add(new TopicPartition(name, i.partition())));
             }

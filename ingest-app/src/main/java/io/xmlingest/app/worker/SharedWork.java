@@ -41,7 +41,6 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -199,11 +198,9 @@ final class SharedWork implements AutoCloseable {
     }
 
     private KafkaConsumer<byte[], byte[]> join() {
-        try (Admin admin = Admin.create(KafkaClientSettings.admin(config))) {
-            KafkaTopics.ensure(admin, workTopic, config.get(AppSettings.WORK_PARTITIONS),
-                    config.get(IngestSettings.TOPIC_REPLICATION_FACTOR),
-                    Duration.ofMillis(config.get(IngestSettings.TOPIC_READY_TIMEOUT_MS)));
-        }
+        KafkaTopics.ensure(KafkaClientSettings.admin(config), List.of(KafkaTopics.spec(workTopic,
+                config.get(AppSettings.WORK_PARTITIONS), config.get(IngestSettings.TOPIC_REPLICATION_FACTOR), Map.of())),
+                Duration.ofMillis(config.get(IngestSettings.TOPIC_READY_TIMEOUT_MS)));
         KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProperties(config, workTopic, workerId));
         consumer.subscribe(List.of(workTopic));
         LOG.info("worker {} joined the group {} on {}; files are cut into up to {} shards", workerId,

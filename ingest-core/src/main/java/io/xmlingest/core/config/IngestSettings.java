@@ -89,19 +89,19 @@ public final class IngestSettings {
     public static final Setting<List<String>> TOPIC = Setting.required("topic", SettingType.listOf(SettingType.STRING),
             "The Kafka topic that receives one message per record; with several record.element, one topic per "
                     + "element, or one for all.",
-            v -> v.isEmpty() ? "name a topic" : v.stream().anyMatch(String::isBlank) ? "a topic name is empty" : null);
+            Validators.topicNames());
 
     public static final Setting<String> TOPIC_DEAD_LETTERS = Setting.of("topic.dlq", SettingType.STRING, "",
             "The worker's dead-letter topic: one message per rejected record, with its raw XML, position and "
-                    + "reason. Empty: <topic>.dlq, after the first topic.", v -> null);
+                    + "reason. Empty: <topic>.dlq, after the first topic.", Validators.topicName(true));
 
     public static final Setting<String> TOPIC_STATUS = Setting.of("topic.status", SettingType.STRING, "",
             "The worker's file status topic: started, completed and failed events, keyed by file id. "
-                    + "Empty: <topic>.status, after the first topic.", v -> null);
+                    + "Empty: <topic>.status, after the first topic.", Validators.topicName(true));
 
     public static final Setting<String> TOPIC_CHECKPOINTS = Setting.of("topic.checkpoints", SettingType.STRING, "",
             "The worker's compacted checkpoint topic: each file's progress, committed with its records. "
-                    + "Empty: <topic>.checkpoints, after the first topic.", v -> null);
+                    + "Empty: <topic>.checkpoints, after the first topic.", Validators.topicName(true));
 
     public static final Setting<Integer> TOPIC_PARTITIONS = Setting.of("topic.partitions", SettingType.INT, 3,
             "Partitions of each record topic when xmlingest creates it. An existing topic is used as it is.",
@@ -147,7 +147,7 @@ public final class IngestSettings {
     public static final Setting<String> BOOTSTRAP_SERVERS = Setting.of("kafka.bootstrap.servers", SettingType.STRING,
             "",
             "Kafka brokers as host:port[,host:port...]. Empty: the command line starts an embedded "
-                    + "single-node broker over a local data directory (see embedded.data.dir).", v -> null);
+                    + "single-node broker over a local data directory (see embedded.data.dir).", Validators.hostPorts());
 
     public static final Setting<String> COMPRESSION = Setting.of("kafka.compression.type", SettingType.STRING, "lz4",
             "Compression of record batches.", oneOf("none", "gzip", "snappy", "lz4", "zstd"));

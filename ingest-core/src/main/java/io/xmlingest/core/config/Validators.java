@@ -23,6 +23,61 @@ public final class Validators {
         return v -> v.isBlank() ? "must not be empty" : null;
     }
 
+    /**
+     * A name Kafka accepts for a topic: checked here, because the broker refuses it only when the
+     * topic is created, which the client reports as the topic never becoming ready.
+     */
+    public static Function<String, String> topicName(boolean emptyAllowed) {
+        return v -> v.isEmpty() ? (emptyAllowed ? null : "a topic name is empty") : topicNameProblem(v);
+    }
+
+    public static Function<List<String>, String> topicNames() {
+        return v -> v.isEmpty() ? "name a topic"
+                : v.stream().map(t -> t.isEmpty() ? "a topic name is empty" : topicNameProblem(t))
+                        .filter(java.util.Objects::nonNull).findFirst().orElse(null);
+    }
+
+    private static String topicNameProblem(String name) {
+        if (name.length() > MAX_TOPIC_NAME) {
+            return "topic name '" + name + "' has " + name.length() + " characters, Kafka allows at most " + MAX_TOPIC_NAME;
+        }
+        if (name.equals(".") || name.equals("..")) {
+            return "'" + name + "' is not a topic name Kafka allows";
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-')) {
+                return "topic name '" + name + "' has '" + c + "' at " + (i + 1)
+                        + ": Kafka allows only ASCII letters, digits, '.', '_' and '-'";
+            }
+        }
+        return null;
+    }
+
+    private static final int MAX_TOPIC_NAME = 249;
+
+    /**
+     * host:port[,host:port...], as the Kafka client parses it ({@code [::1]:9092} for IPv6): the
+     * client refuses anything else only once it starts, with a stack trace.
+     */
+    public static Function<String, String> hostPorts() {
+        return v -> {
+            if (v.isBlank()) {
+                return null;
+            }
+            for (String entry : v.split(",", -1)) {
+                String e = entry.strip();
+                int colon = e.lastIndexOf(':');
+                String port = colon < 0 ? "" : e.substring(colon + 1);
+                String host = colon < 0 ? e : e.substring(0, colon);
+                if (host.isEmpty() || host.equals("[]") || !port.matches("[0-9]{1,5}") || Integer.parseInt(port) > 65535) {
+                    return "'" + e + "' is not host:port (such as broker1:9092)";
+                }
+            }
+            return null;
+        };
+    }
+
     public static Function<String, String> any() {
         return v -> null;
     }

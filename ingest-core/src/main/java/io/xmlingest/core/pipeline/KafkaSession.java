@@ -19,7 +19,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.KafkaException;
@@ -150,17 +149,15 @@ public final class KafkaSession implements AutoCloseable {
         if (KafkaTopics.allReady(consumer, all, timeout)) {
             return;
         }
-        try (Admin admin = Admin.create(KafkaClientSettings.admin(config))) {
-            int partitions = config.get(IngestSettings.TOPIC_PARTITIONS);
-            int replication = config.get(IngestSettings.TOPIC_REPLICATION_FACTOR);
-            List<NewTopic> specs = new ArrayList<>();
-            topics.recordTopics().forEach(t -> specs.add(KafkaTopics.spec(t, partitions, replication, Map.of())));
-            specs.add(KafkaTopics.spec(topics.deadLetters(), partitions, replication, Map.of()));
-            // One partition each: a file's status events and checkpoints are few, and read in order.
-            specs.add(KafkaTopics.spec(topics.status(), 1, replication, Map.of()));
-            specs.add(KafkaTopics.spec(topics.checkpoints(), 1, replication, Map.of("cleanup.policy", "compact")));
-            KafkaTopics.ensure(admin, specs, timeout);
-        }
+        int partitions = config.get(IngestSettings.TOPIC_PARTITIONS);
+        int replication = config.get(IngestSettings.TOPIC_REPLICATION_FACTOR);
+        List<NewTopic> specs = new ArrayList<>();
+        topics.recordTopics().forEach(t -> specs.add(KafkaTopics.spec(t, partitions, replication, Map.of())));
+        specs.add(KafkaTopics.spec(topics.deadLetters(), partitions, replication, Map.of()));
+        // One partition each: a file's status events and checkpoints are few, and read in order.
+        specs.add(KafkaTopics.spec(topics.status(), 1, replication, Map.of()));
+        specs.add(KafkaTopics.spec(topics.checkpoints(), 1, replication, Map.of("cleanup.policy", "compact")));
+        KafkaTopics.ensure(KafkaClientSettings.admin(config), specs, timeout);
     }
 
     private static void inBackground(Runnable task) {

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -42,10 +41,9 @@ public final class KafkaPagePublisher implements PagePublisher {
         List<String> topics = List.copyOf(new LinkedHashSet<>(config.get(IngestSettings.TOPIC)));
         int partitions = config.get(IngestSettings.TOPIC_PARTITIONS);
         int replication = config.get(IngestSettings.TOPIC_REPLICATION_FACTOR);
-        try (Admin admin = Admin.create(KafkaClientSettings.admin(config))) {
-            KafkaTopics.ensure(admin, topics.stream().map(t -> KafkaTopics.spec(t, partitions, replication, Map.of()))
-                    .toList(), Duration.ofMillis(config.get(IngestSettings.TOPIC_READY_TIMEOUT_MS)));
-        }
+        KafkaTopics.ensure(KafkaClientSettings.admin(config), topics.stream()
+                .map(t -> KafkaTopics.spec(t, partitions, replication, Map.of())).toList(),
+                Duration.ofMillis(config.get(IngestSettings.TOPIC_READY_TIMEOUT_MS)));
         KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(KafkaClientSettings.producer(config));
         // Fetch the topics' metadata now, so the first page does not wait on it.
         topics.forEach(producer::partitionsFor);

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -26,6 +27,20 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  */
 public final class KafkaTopics {
     private KafkaTopics() {
+    }
+
+    /**
+     * Ensures the topics with an admin client of its own, closed without waiting: a call still
+     * pending has outlived {@code timeout} already, and {@code Admin.close()} would wait for it up
+     * to the client's own {@code default.api.timeout.ms} (60 s), far past topic.ready.timeout.ms.
+     */
+    public static void ensure(Properties adminSettings, List<NewTopic> specs, Duration timeout) {
+        Admin admin = Admin.create(adminSettings);
+        try {
+            ensure(admin, specs, timeout);
+        } finally {
+            admin.close(Duration.ZERO);
+        }
     }
 
     public static void ensure(Admin admin, String topic, int partitions, int replicationFactor, Duration timeout) {

@@ -47,6 +47,30 @@ class IngestConfigTest {
     }
 
     @Test
+    void topicNamesAndBrokerAddressesAreCheckedBeforeKafkaIsAsked() {
+        // Before, 'a b' passed, and the broker's refusal to create it came out as the topic never becoming ready
+        // (exit 4, naming topic.ready.timeout.ms); 'nohostport' came out as a stack trace from the client.
+        assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("topic", "ok,a b")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("topic")
+                .hasMessageContaining("topic name 'a b' has ' ' at 2: Kafka allows only ASCII letters, digits, '.', '_' and '-'");
+        assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("topic", "t", "topic.dlq", "bad/topic")))
+                .hasMessageContaining("topic.dlq").hasMessageContaining("'/' at 4");
+        assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("topic", "x".repeat(250))))
+                .hasMessageContaining("250 characters, Kafka allows at most 249");
+        assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("topic", "..")))
+                .hasMessageContaining("'..' is not a topic name Kafka allows");
+        for (String bad : new String[] {"nohostport", "broker:", "broker:port", ":9092", "a:9092,", "b:70000"}) {
+            assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("topic", "t", "kafka.bootstrap.servers", bad)))
+                    .as(bad).isInstanceOf(ConfigException.class).hasMessageContaining("kafka.bootstrap.servers")
+                    .hasMessageContaining("is not host:port");
+        }
+        for (String good : new String[] {"", "broker:9092", "a:1, b:2", "[::1]:9092", "10.0.0.1:9093,kafka-2.example.org:9094"}) {
+            assertThat(IngestConfig.of(IngestSettings.ALL, Map.of("topic", "my.topic_1-A", "kafka.bootstrap.servers", good))
+                    .get(IngestSettings.BOOTSTRAP_SERVERS)).isEqualTo(good);
+        }
+    }
+
+    @Test
     void anInvalidEnvironmentValueNamesTheKey() {
         assertThatThrownBy(() -> IngestConfig.resolve(IngestSettings.ALL, Map.of(),
                 Map.of("XMLINGEST_KAFKA_LINGER_MS", "soon"), Map.of()))
