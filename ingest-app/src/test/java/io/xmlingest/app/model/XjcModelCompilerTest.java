@@ -315,4 +315,42 @@ class XjcModelCompilerTest {
                     .contains("\"size\":\"X L\"");
         }
     }
+
+    @Test
+    void anEmptyElementTakesItsFixedValueAsItTakesADefault() throws Exception {
+        // xjc wrote @XmlElement(defaultValue) for a default only: <fs/> was published as "" and <fi/> refused.
+        Path xsd = Files.writeString(dir.resolve("fixed.xsd"), XS
+                + "  <xs:element name='v'><xs:complexType><xs:sequence>\n"
+                + "    <xs:element name='ds' type='xs:string' minOccurs='0' default='DEF'/>\n"
+                + "    <xs:element name='fs' type='xs:string' minOccurs='0' fixed='FIXED'/>\n"
+                + "    <xs:element name='fi' type='xs:int' minOccurs='0' fixed='7'/>\n"
+                + "    <xs:element name='fn' type='xs:string' minOccurs='0' nillable='true' fixed='N'/>\n"
+                + "    <xs:choice minOccurs='0'><xs:element name='ca' type='xs:string' fixed='A'/>"
+                + "<xs:element name='cb' type='xs:int' fixed='2'/></xs:choice>\n"
+                + "  </xs:sequence><xs:attribute name='fa' type='xs:string' fixed='FA'/></xs:complexType></xs:element>\n"
+                + "</xs:schema>\n");
+        XjcModelCompiler.Result result = XjcModelCompiler.compile(List.of(xsd), "com.example.fixed", dir.resolve("f.jar"));
+
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {result.jar().toUri().toURL()}, getClass().getClassLoader())) {
+            List<Object> bound = bindAll(loader.loadClass("com.example.fixed.V"),
+                    "<v><ds/><fs/><fi/><fn/><ca/></v>",
+                    "<v><ds></ds><fs></fs><fi></fi><cb/></v>",
+                    "<v fa='FA'><ds>d</ds><fs>FIXED</fs><fi> 7 </fi><fn>N</fn><cb>2</cb></v>",
+                    "<v><fn xsi:nil='true'/></v>",
+                    "<v/>");
+            List<String> json = new ArrayList<>();
+            for (Object b : bound) {
+                assertThat(b).isNotInstanceOf(RecordRejectedException.class);
+                json.add(new String(new JsonRecordEncoder().encode(b), StandardCharsets.UTF_8));
+            }
+            assertThat(json).containsExactly(
+                    "{\"fa\":\"FA\",\"ds\":\"DEF\",\"fs\":\"FIXED\",\"fi\":7,\"fn\":\"N\",\"ca\":\"A\"}",
+                    "{\"fa\":\"FA\",\"ds\":\"DEF\",\"fs\":\"FIXED\",\"fi\":7,\"cb\":2}",
+                    "{\"fa\":\"FA\",\"ds\":\"d\",\"fs\":\"FIXED\",\"fi\":7,\"fn\":\"N\",\"cb\":2}",
+                    // An absent element stays absent (XML Schema gives an absent element no value);
+                    // an absent attribute is written with its fixed value, as with a default.
+                    "{\"fa\":\"FA\",\"fn\":null}",
+                    "{\"fa\":\"FA\"}");
+        }
+    }
 }
