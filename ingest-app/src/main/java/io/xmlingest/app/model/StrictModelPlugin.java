@@ -13,6 +13,7 @@ import com.sun.codemodel.JType;
 import com.sun.codemodel.JVar;
 import com.sun.tools.xjc.Options;
 import com.sun.tools.xjc.Plugin;
+import com.sun.tools.xjc.model.Model;
 import com.sun.tools.xjc.outline.ClassOutline;
 import com.sun.tools.xjc.outline.EnumOutline;
 import com.sun.tools.xjc.outline.FieldOutline;
@@ -51,6 +52,9 @@ import org.xml.sax.ErrorHandler;
  * included. JAXB does not look at the class for an element declaration's value (the
  * {@code JAXBElement} of a nillable or substituted element), so the object factories' declarations
  * of an enum type name the adapter too.
+ *
+ * <p>Fixed values: an empty element takes its declaration's fixed value, which xjc leaves out (see
+ * {@link FixedElementValues}).
  */
 final class StrictModelPlugin extends Plugin {
 
@@ -72,7 +76,13 @@ final class StrictModelPlugin extends Plugin {
 
     @Override
     public String getUsage() {
-        return "  -Xxmlingest-strict : strict enumerations, and list items through the global bindings' parsers";
+        return "  -Xxmlingest-strict : strict enumerations, list items through the global bindings' parsers, "
+                + "fixed values of empty elements";
+    }
+
+    @Override
+    public void postProcessModel(Model model, ErrorHandler errors) {
+        FixedElementValues.apply(model);
     }
 
     @Override

@@ -145,7 +145,7 @@ class XjcModelCompilerTest {
         }
     }
 
-    /** Every built-in type xjc maps to a Java number, boolean, calendar or byte array, and enumerations. */
+    /** Every built-in type xjc maps to a Java number, boolean, calendar, duration or byte array, and enumerations. */
     private static final String TYPES_XSD = XS
             + "  <xs:simpleType name='Color'><xs:restriction base='xs:string'><xs:enumeration value='red'/>"
             + "<xs:enumeration value='dark blue'/></xs:restriction></xs:simpleType>\n"
@@ -169,7 +169,8 @@ class XjcModelCompilerTest {
             + "    <xs:element name='date' type='xs:date'/><xs:element name='dt' type='xs:dateTime'/>"
             + "<xs:element name='t' type='xs:time'/><xs:element name='gy' type='xs:gYear'/>"
             + "<xs:element name='gym' type='xs:gYearMonth'/><xs:element name='gm' type='xs:gMonth'/>"
-            + "<xs:element name='gmd' type='xs:gMonthDay'/><xs:element name='gd' type='xs:gDay'/>\n"
+            + "<xs:element name='gmd' type='xs:gMonthDay'/><xs:element name='gd' type='xs:gDay'/>"
+            + "<xs:element name='dur' type='xs:duration'/>\n"
             + "    <xs:element name='bin' type='xs:base64Binary'/><xs:element name='hex' type='xs:hexBinary'/>\n"
             + "    <xs:element name='color' type='t:Color' minOccurs='0'/><xs:element name='colors' type='t:Colors'"
             + " minOccurs='0'/><xs:element name='size' type='t:Size' minOccurs='0'/>"
@@ -186,18 +187,19 @@ class XjcModelCompilerTest {
             + "<i>-123456789012345678901234567890</i><nni>0</nni><pi>+007</pi><npi>-0</npi><ni>-1</ni>"
             + "<d>-.50</d><f>1.5E3</f><db>-INF</db>"
             + "<date>1959-06-11</date><dt>2024-02-29T23:59:59.250+01:00</dt><t>10:20:30Z</t><gy>-0044</gy>"
-            + "<gym>2024-02</gym><gm>--06</gm><gmd>--02-29</gmd><gd>---31</gd>"
+            + "<gym>2024-02</gym><gm>--06</gm><gmd>--02-29</gmd><gd>---31</gd><dur>\nP1Y2M3DT4H5M6.50S </dur>"
             + "<bin>SGVs bG8=</bin><hex>0fA1</hex>"
             + "<color>dark blue</color><colors>red  red</colors><size> S </size><maybe xsi:nil='true'/>"
             + "<ns>1 -2</ns><age>42</age><opt>5</opt><many>1</many><many>NaN</many>";
 
     // What xjc's own binding wrote for VALID, but for "size": JAXB's enum lookup did not trim the
-    // xs:token " S " and dropped it; XML Schema collapses a token's whitespace, so it is S.
+    // xs:token " S " and dropped it; XML Schema collapses a token's whitespace, so it is S. And
+    // for "dur", whose surrounding whitespace JAXB's duration parser refused, rejecting the record.
     private static final String VALID_JSON = "{\"shade\":\"red\",\"count\":7,\"b\":true,\"by\":-128,\"s\":32767,\"n\":-2147483648,\"l\":9223372036854775807,"
             + "\"ub\":255,\"us\":65535,\"ui\":4294967295,\"ul\":18446744073709551615,"
             + "\"i\":-123456789012345678901234567890,\"nni\":0,\"pi\":7,\"npi\":0,\"ni\":-1,\"d\":-0.50,\"f\":1500.0,"
             + "\"db\":\"-INF\",\"date\":\"1959-06-11\",\"dt\":\"2024-02-29T23:59:59.250+01:00\",\"t\":\"10:20:30Z\","
-            + "\"gy\":\"-0044\",\"gym\":\"2024-02\",\"gm\":\"--06\",\"gmd\":\"--02-29\",\"gd\":\"---31\",\"bin\":\"SGVsbG8=\","
+            + "\"gy\":\"-0044\",\"gym\":\"2024-02\",\"gm\":\"--06\",\"gmd\":\"--02-29\",\"gd\":\"---31\",\"dur\":\"P1Y2M3DT4H5M6.50S\",\"bin\":\"SGVsbG8=\","
             + "\"hex\":\"D6E=\",\"color\":\"dark blue\",\"colors\":[\"red\",\"red\"],\"size\":\"S\",\"maybe\":null,\"ns\":[1,-2],"
             + "\"age\":42,\"opt\":5,\"many\":[1.0,\"NaN\"]}";
 
@@ -276,6 +278,10 @@ class XjcModelCompilerTest {
             {"<gy>-0044</gy>", "<gy>2024-01</gy>", "'2024-01' is not an xs:gYear"},
             {"<bin>SGVs bG8=</bin>", "<bin>!!!notbase64</bin>", "'!!!notbase64' is not an xs:base64Binary"},
             {"<hex>0fA1</hex>", "<hex>0fA</hex>", "'0fA' is not an xs:hexBinary"},
+            {"<dur>\nP1Y2M3DT4H5M6.50S </dur>", "<dur>PT1.S</dur>", "'PT1.S' is not an xs:duration"},
+            {"<dur>\nP1Y2M3DT4H5M6.50S </dur>", "<dur>P1Y2MT</dur>", "'P1Y2MT' is not an xs:duration"},
+            {"<dur>\nP1Y2M3DT4H5M6.50S </dur>", "<dur>P1.5Y</dur>", "'P1.5Y' is not an xs:duration"},
+            {"<dur>\nP1Y2M3DT4H5M6.50S </dur>", "", "required value dur is missing"},
             {"<color>dark blue</color>", "<color>purple</color>", "'purple' is not a value of the enumeration Color"},
             {"<color>dark blue</color>", "<color> red </color>", "' red ' is not a value of the enumeration Color"},
             {"<colors>red  red</colors>", "<colors>red pink</colors>", "'pink' is not a value of the enumeration Color"},
@@ -307,6 +313,44 @@ class XjcModelCompilerTest {
             // xs:token collapses whitespace, so this one is valid (xjc's own binding dropped it).
             assertThat(new String(new JsonRecordEncoder().encode(bound.get(cases.length + 1)), StandardCharsets.UTF_8))
                     .contains("\"size\":\"X L\"");
+        }
+    }
+
+    @Test
+    void anEmptyElementTakesItsFixedValueAsItTakesADefault() throws Exception {
+        // xjc wrote @XmlElement(defaultValue) for a default only: <fs/> was published as "" and <fi/> refused.
+        Path xsd = Files.writeString(dir.resolve("fixed.xsd"), XS
+                + "  <xs:element name='v'><xs:complexType><xs:sequence>\n"
+                + "    <xs:element name='ds' type='xs:string' minOccurs='0' default='DEF'/>\n"
+                + "    <xs:element name='fs' type='xs:string' minOccurs='0' fixed='FIXED'/>\n"
+                + "    <xs:element name='fi' type='xs:int' minOccurs='0' fixed='7'/>\n"
+                + "    <xs:element name='fn' type='xs:string' minOccurs='0' nillable='true' fixed='N'/>\n"
+                + "    <xs:choice minOccurs='0'><xs:element name='ca' type='xs:string' fixed='A'/>"
+                + "<xs:element name='cb' type='xs:int' fixed='2'/></xs:choice>\n"
+                + "  </xs:sequence><xs:attribute name='fa' type='xs:string' fixed='FA'/></xs:complexType></xs:element>\n"
+                + "</xs:schema>\n");
+        XjcModelCompiler.Result result = XjcModelCompiler.compile(List.of(xsd), "com.example.fixed", dir.resolve("f.jar"));
+
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {result.jar().toUri().toURL()}, getClass().getClassLoader())) {
+            List<Object> bound = bindAll(loader.loadClass("com.example.fixed.V"),
+                    "<v><ds/><fs/><fi/><fn/><ca/></v>",
+                    "<v><ds></ds><fs></fs><fi></fi><cb/></v>",
+                    "<v fa='FA'><ds>d</ds><fs>FIXED</fs><fi> 7 </fi><fn>N</fn><cb>2</cb></v>",
+                    "<v><fn xsi:nil='true'/></v>",
+                    "<v/>");
+            List<String> json = new ArrayList<>();
+            for (Object b : bound) {
+                assertThat(b).isNotInstanceOf(RecordRejectedException.class);
+                json.add(new String(new JsonRecordEncoder().encode(b), StandardCharsets.UTF_8));
+            }
+            assertThat(json).containsExactly(
+                    "{\"fa\":\"FA\",\"ds\":\"DEF\",\"fs\":\"FIXED\",\"fi\":7,\"fn\":\"N\",\"ca\":\"A\"}",
+                    "{\"fa\":\"FA\",\"ds\":\"DEF\",\"fs\":\"FIXED\",\"fi\":7,\"cb\":2}",
+                    "{\"fa\":\"FA\",\"ds\":\"d\",\"fs\":\"FIXED\",\"fi\":7,\"fn\":\"N\",\"cb\":2}",
+                    // An absent element stays absent (XML Schema gives an absent element no value);
+                    // an absent attribute is written with its fixed value, as with a default.
+                    "{\"fa\":\"FA\",\"fn\":null}",
+                    "{\"fa\":\"FA\"}");
         }
     }
 }

@@ -6,10 +6,11 @@ import static io.xmlingest.core.bind.XsdText.shortValue;
 import java.util.regex.Pattern;
 import javax.xml.datatype.DatatypeConfigurationException;
 import javax.xml.datatype.DatatypeFactory;
+import javax.xml.datatype.Duration;
 import javax.xml.datatype.XMLGregorianCalendar;
 
 /**
- * Strict parsers for XML Schema's dates and times. JAXB reads every one of them with
+ * Strict parsers for XML Schema's dates, times and durations. JAXB reads every date and time with
  * {@link DatatypeFactory#newXMLGregorianCalendar(String)}, which takes any of the eight forms:
  * an xs:date field would hold "1959-06-11T10:20:30" or "--06-11" and publish it as written. Here
  * each type accepts its own form only; the factory then checks the values (no February 30th).
@@ -86,6 +87,31 @@ public final class XsdCalendars {
 
     public static String print(XMLGregorianCalendar value) {
         return value == null ? null : value.toXMLFormat();
+    }
+
+    // XML Schema 1.0: the parts in this order, at least one; a T only before an hour, minute or second part;
+    // digits on both sides of a seconds' decimal point. ASCII digits only ([0-9], not \d's Unicode classes).
+    private static final Pattern DURATION = Pattern.compile(
+            "-?P(?=[0-9]|T[0-9])([0-9]+Y)?([0-9]+M)?([0-9]+D)?(T(?=[0-9])([0-9]+H)?([0-9]+M)?([0-9]+(\\.[0-9]+)?S)?)?");
+    private static final String DURATION_RULE = "PnYnMnDTnHnMnS with an optional leading '-', at least one part, "
+            + "T only before an hour, minute or second part, fractional seconds as n.n";
+
+    /**
+     * JAXB's own reading ({@link DatatypeFactory#newDuration(String)}) does not trim, so " PT1M " was
+     * refused, yet takes "PT1.S" and ".5S"; its errors are the bare value or a NumberFormatException's
+     * text. The factory is only handed text this pattern has passed, so its value is the text's.
+     */
+    public static Duration parseDuration(String text) {
+        String t = shortValue(text, "duration");
+        if (!DURATION.matcher(t).matches()) {
+            throw invalid(text, "duration", DURATION_RULE);
+        }
+        return FACTORY.newDuration(t);
+    }
+
+    /** The lexical form as JAXB prints it (leading zeros dropped, as for integers); the JSON encoder writes the same. */
+    public static String printDuration(Duration value) {
+        return value == null ? null : value.toString();
     }
 
     private static XMLGregorianCalendar parse(String text, Form form) {

@@ -152,6 +152,28 @@ class XsdLexicalTest {
     }
 
     @Test
+    void durationsTakeXmlSchemasFormOnlyAndKeepTheirLexicalForm() {
+        for (String s : new String[] {"PT1M", "P1Y2M3DT4H5M6.7S", "-P1D", "PT1.50S", "P0Y", "PT0S", "P1Y2M", "PT36H",
+                "P99999999999999999999Y", "PT0.0000001S", "P1DT1S"}) {
+            assertThat(XsdCalendars.printDuration(XsdCalendars.parseDuration(s))).as(s).isEqualTo(s);
+        }
+        // XML Schema collapses a duration's whitespace; JAXB's own parser refused this one.
+        assertThat(XsdCalendars.parseDuration(" PT1M\n\t").toString()).isEqualTo("PT1M");
+        assertThat(XsdCalendars.parseDuration("PT1M")).isEqualTo(XsdCalendars.parseDuration("PT60S"));
+
+        // JAXB's own parser published "PT1.S" as PT1S and ".5S" as PT0.5S; the others failed with bare messages.
+        for (String s : new String[] {"PT1.S", "PT.5S", "P1Y2MT", "P1.5Y", "P", "PT", "-P", "P1YT", "PT1", "P1", "1Y",
+                "+P1Y", "P-1Y", "P1D1Y", "PT1S1M", "P1H", "PT1D", "PT1.5M", "P1Y 2M", "p1y", "P\uFF11Y", "P1Y\u3000",
+                "PT1,5S", ""}) {
+            refused(XsdCalendars::parseDuration, s, "duration");
+        }
+        assertThatThrownBy(() -> XsdCalendars.parseDuration("P1Y2MT"))
+                .hasMessageStartingWith("'P1Y2MT' is not an xs:duration (PnYnMnDTnHnMnS");
+        assertThatThrownBy(() -> XsdCalendars.parseDuration("P" + "1".repeat(2000) + "Y"))
+                .hasMessageStartingWith("an xs:duration of 2002 characters is longer than 1000");
+    }
+
+    @Test
     void binaryIsCheckedCharacterByCharacter() {
         assertThat(XsdBinary.parseBase64Binary("SGVs bG8=")).containsExactly("Hello".getBytes());
         assertThat(XsdBinary.parseBase64Binary("\n SGVs\n  bG8h\n")).containsExactly("Hello!".getBytes());
