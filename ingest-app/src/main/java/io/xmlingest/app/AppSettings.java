@@ -23,7 +23,8 @@ public final class AppSettings {
 
     public static final Setting<String> INBOX_DIR = Setting.of("inbox.dir", SettingType.STRING, "",
             "The worker's inbox directory. Files appear in it complete (written as NAME.part, or elsewhere, then "
-                    + "renamed); the worker keeps processing/, done/, failed/ and (for work.shards) sharded/ inside it.", v -> null);
+                    + "renamed); the worker keeps processing/, done/, failed/ and sharded/ (used when work.shards > 0) "
+                    + "inside it.", v -> null);
 
     public static final Setting<String> WORKER_ID = Setting.of("worker.id", SettingType.STRING, "",
             "The worker's identity, and with it its Kafka transactional id: a restarted worker with the same id "

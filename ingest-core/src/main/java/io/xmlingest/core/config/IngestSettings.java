@@ -75,7 +75,8 @@ public final class IngestSettings {
                     + "choice it holds once, such as a substitution group's head), xsi:nil on an element "
                     + "the class does not let be nil (JAXB binds an empty value), content inside an element marked "
                     + "xsi:nil (JAXB binds null). reject: the record is "
-                    + "rejected, naming what it found and where. drop: it is left out of the message, as JAXB does. "
+                    + "rejected, naming what it found and where. drop: it is left out of the message, as JAXB does "
+                    + "(of an element held once that appears again, the last one is kept). "
                     + "Unknown elements are rejected either way. Schema-less records keep everything.",
             oneOf("reject", "drop"));
 
