@@ -353,4 +353,39 @@ class XjcModelCompilerTest {
                     "{\"fa\":\"FA\"}");
         }
     }
+    @Test
+    void aNilElementWithAttributesKeepsThemAndANullValue() throws Exception {
+        // JAXB keeps a nil element's attributes by binding its class, and read its value from "": the strict
+        // decimal parser refused that, and a valid record was rejected.
+        Path xsd = Files.writeString(dir.resolve("nil.xsd"), XS
+                + "  <xs:complexType name='Money'><xs:simpleContent><xs:extension base='xs:decimal'>\n"
+                + "    <xs:attribute name='cur' type='xs:string'/></xs:extension></xs:simpleContent></xs:complexType>\n"
+                + "  <xs:element name='v'><xs:complexType><xs:sequence>\n"
+                + "    <xs:element name='price' type='t:Money' minOccurs='0' nillable='true'/>\n"
+                + "  </xs:sequence></xs:complexType></xs:element>\n"
+                + "</xs:schema>\n");
+        XjcModelCompiler.Result result = XjcModelCompiler.compile(List.of(xsd), "com.example.nil", dir.resolve("n.jar"));
+
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {result.jar().toUri().toURL()}, getClass().getClassLoader())) {
+            List<Object> bound = bindAll(loader.loadClass("com.example.nil.V"),
+                    "<v><price cur='GBP' xsi:nil='true'/></v>",
+                    "<v><price xsi:nil='true'/></v>",
+                    "<v><price cur='GBP'>1.50</price></v>",
+                    "<v><price cur='GBP'/></v>",
+                    "<v><price cur='GBP' xsi:nil='true'>1.50</price></v>");
+            List<String> json = new ArrayList<>();
+            for (Object b : bound) {
+                json.add(b instanceof RecordRejectedException e ? e.getMessage()
+                        : new String(new JsonRecordEncoder().encode(b), StandardCharsets.UTF_8));
+            }
+            assertThat(json.subList(0, 3)).containsExactly(
+                    // A value that is null is left out, as everywhere in a model's messages.
+                    "{\"price\":{\"cur\":\"GBP\"}}",
+                    "{\"price\":null}",
+                    "{\"price\":{\"cur\":\"GBP\",\"value\":1.50}}");
+            // Not nil, an empty decimal is still no decimal; nil, it may not hold one.
+            assertThat(json.get(3)).contains("'' is not an xs:decimal");
+            assertThat(json.get(4)).contains("element <price> is nil (xsi:nil) but holds text \"1.50\"");
+        }
+    }
 }

@@ -67,6 +67,9 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
             u.setSchema(schema);
             u.setListener(unmapped);
             u.setEventHandler(event -> {
+                if (unmapped != null && unmapped.atNilEnd() && isValueRefusal(event.getLinkedException())) {
+                    return true; // the value of an element marked nil: null, not "" that failed to parse (see atNilEnd)
+                }
                 if (firstEvent == null) {
                     firstEvent = event;
                     firstEventElement = elementAt(current);
@@ -156,6 +159,15 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
                     at(where, line, column), e);
         }
         return new RecordRejectedException("record does not bind: " + firstLine(String.valueOf(e)), where, e);
+    }
+
+    private static boolean isValueRefusal(Throwable linked) {
+        for (Throwable t = linked; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof IllegalArgumentException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The element JAXB was reading when it complained: it reports conversion errors at the element's tags. */

@@ -83,6 +83,8 @@ final class UnmappedContent extends Unmarshaller.Listener {
     // A child marked xsi:nil="true": JAXB binds it as null and drops any content it has.
     private int nilDepth;
     private String nilElement;
+    // On the end tag of a nil element: JAXB, keeping a nil element's attributes, reads its value from "" here.
+    private boolean atNilEnd;
 
     private String problem;
     private int line;
@@ -95,8 +97,18 @@ final class UnmappedContent extends Unmarshaller.Listener {
         depth = record.getEventType() == XMLStreamConstants.START_ELEMENT ? 1 : 0;
         plainDepth = 0;
         nilDepth = 0;
+        atNilEnd = false;
         problem = null;
         return new Delegate(record);
+    }
+
+    /**
+     * Whether JAXB is at the end tag of an empty element marked nil. Keeping a nil element's attributes
+     * (its value class inside a JAXBElement), JAXB still converts the element's text, "", and a strict
+     * parser refuses it; the value of a nil element is null, which is what JAXB leaves when told to go on.
+     */
+    boolean atNilEnd() {
+        return atNilEnd;
     }
 
     /** What JAXB dropped first in the last record, or null. */
@@ -167,6 +179,7 @@ final class UnmappedContent extends Unmarshaller.Listener {
                 found("attribute " + plainAttribute + " of <" + plainElement + "> is not in the model");
                 plainDepth = 0;
             }
+            atNilEnd = false;
             int event = super.next();
             switch (event) {
                 case XMLStreamConstants.START_ELEMENT -> {
@@ -181,6 +194,7 @@ final class UnmappedContent extends Unmarshaller.Listener {
                 case XMLStreamConstants.END_ELEMENT -> {
                     if (depth == nilDepth) {
                         nilDepth = 0;
+                        atNilEnd = true;
                     }
                     if (size > 0 && frames[size - 1].depth == depth) {
                         size--;
