@@ -114,6 +114,10 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
                 // The record's reader gives the file's own line after a resume; the exception's own location may not.
                 throw XmlFaults.notReadable(broken, where, record.getLocation());
             }
+            if (firstEvent == null && unmapped != null && unmapped.problem() != null) {
+                // Found before JAXB gave up, and in the data's terms: an xsi:type JAXB then could not store, say.
+                throw unmappedContent(where, e);
+            }
             throw rejected(e, where);
         }
         if (firstEvent != null) {
@@ -121,8 +125,7 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
             throw rejected(null, where);
         }
         if (unmapped != null && unmapped.problem() != null) {
-            throw new RecordRejectedException("record does not bind: " + unmapped.problem(),
-                    at(where, unmapped.line(), unmapped.column()), null, IngestSettings.RECORD_UNMAPPED_CONTENT.key());
+            throw unmappedContent(where, null);
         }
         String missing = RequiredValues.firstMissing(value);
         if (missing != null) {
@@ -130,6 +133,11 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
                     where, null);
         }
         return value;
+    }
+
+    private RecordRejectedException unmappedContent(ErrorLocation where, Exception cause) {
+        return new RecordRejectedException("record does not bind: " + unmapped.problem(),
+                at(where, unmapped.line(), unmapped.column()), cause, IngestSettings.RECORD_UNMAPPED_CONTENT.key());
     }
 
     private RecordRejectedException rejected(Exception e, ErrorLocation where) {

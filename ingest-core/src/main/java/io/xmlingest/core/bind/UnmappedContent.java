@@ -49,10 +49,11 @@ final class UnmappedContent extends Unmarshaller.Listener {
      * whether it is bound to a plain value, which has no room for attributes, and for an item of a choice
      * held once (a substitution group's head, say), the choice's property name.
      */
-    private record Child(String namespace, int once, boolean plain, boolean nillable, String choice, Child sameLocalName) {
+    private record Child(String namespace, int once, boolean plain, boolean nillable, String choice, Class<?> type,
+                         Child sameLocalName) {
 
         Child with(Child sameLocalName) {
-            return new Child(namespace, once, plain, nillable, choice, sameLocalName);
+            return new Child(namespace, once, plain, nillable, choice, type, sameLocalName);
         }
     }
 
@@ -83,6 +84,9 @@ final class UnmappedContent extends Unmarshaller.Listener {
     // A child marked xsi:nil="true": JAXB binds it as null and drops any content it has.
     private int nilDepth;
     private String nilElement;
+    // The class the child element at pendingDepth must bind to, which an xsi:type may name another of.
+    private Class<?> pendingType;
+    private int pendingDepth;
     // On the end tag of a nil element: JAXB, keeping a nil element's attributes, reads its value from "" here.
     private boolean atNilEnd;
 
@@ -98,6 +102,7 @@ final class UnmappedContent extends Unmarshaller.Listener {
         plainDepth = 0;
         nilDepth = 0;
         atNilEnd = false;
+        pendingType = null;
         problem = null;
         return new Delegate(record);
     }
@@ -130,6 +135,14 @@ final class UnmappedContent extends Unmarshaller.Listener {
         // at the same tag as the value's own class, if it has one.
         if (reader == null || reader.getEventType() != XMLStreamConstants.START_ELEMENT
                 || !JaxbProperties.isBound(target.getClass())) {
+            return;
+        }
+        if (pendingType != null && pendingDepth == depth && !pendingType.isInstance(target)) {
+            // JAXB binds the type xsi:type names even when it is no kind of the declared one, and the message then
+            // holds a value the model's JSON Schema has no room for.
+            found("element <" + reader.getLocalName() + "> has xsi:type=\""
+                    + reader.getAttributeValue(XMLConstants.W3C_XML_SCHEMA_INSTANCE_NS_URI, "type")
+                    + "\", which is not a kind of its declared type " + xmlTypeName(pendingType));
             return;
         }
         Plan plan = PLANS.get(target.getClass());
@@ -184,6 +197,7 @@ final class UnmappedContent extends Unmarshaller.Listener {
             switch (event) {
                 case XMLStreamConstants.START_ELEMENT -> {
                     depth++;
+                    pendingType = null;
                     if (nilDepth != 0 && depth == nilDepth + 1) {
                         nilWithContent("element <" + getLocalName() + ">");
                     }
@@ -225,6 +239,10 @@ final class UnmappedContent extends Unmarshaller.Listener {
             if (c == null) {
                 return; // an element the class does not name: JAXB reports it, or a wildcard keeps it
             }
+            if (c.type() != null && !c.plain() && c.type() != Object.class && c.type() != JAXBElement.class) {
+                pendingType = c.type();
+                pendingDepth = depth;
+            }
             if (c.once() >= 0 && seenBefore(parent, c.once())) {
                 found(c.choice() == null ? "element <" + getLocalName() + "> appears again, and the model holds one"
                         : "element <" + getLocalName() + "> is a second item of " + c.choice()
@@ -255,6 +273,12 @@ final class UnmappedContent extends Unmarshaller.Listener {
         found("element <" + nilElement + "> is nil (xsi:nil) but holds " + content + ", which would be lost: "
                 + "a nil element has no content");
         nilDepth = 0;
+    }
+
+    /** A class's XML type name as a schema writes it, for messages; the Java name when it has none. */
+    private static String xmlTypeName(Class<?> type) {
+        jakarta.xml.bind.annotation.XmlType t = type.getAnnotation(jakarta.xml.bind.annotation.XmlType.class);
+        return t == null || t.name().isEmpty() || "##default".equals(t.name()) ? type.getSimpleName() : t.name();
     }
 
     private static boolean seenBefore(Frame f, int index) {
@@ -306,11 +330,11 @@ final class UnmappedContent extends Unmarshaller.Listener {
                     int index = repeats(p.field()) ? -1 : once++;
                     for (ElementNames.Alternative a : p.names().alternatives()) {
                         add(children, a.name(), new Child(a.namespace(), index, plain(a.type()), a.nillable(),
-                                p.name(), null));
+                                p.name(), a.type(), null));
                     }
                     for (ElementNames.Declared d : p.names().declared()) {
                         add(children, d.name().getLocalPart(), new Child(d.name().getNamespaceURI(), index,
-                                plain(d.type()), d.wrapped(), p.name(), null));
+                                plain(d.type()), d.wrapped(), p.name(), d.type(), null));
                     }
                 }
                 case ELEMENT -> {
@@ -324,7 +348,8 @@ final class UnmappedContent extends Unmarshaller.Listener {
                     Type value = wrapped ? ((ParameterizedType) item).getActualTypeArguments()[0] : item;
                     // By namespace too: a wildcard may let in an element of the same local name from elsewhere.
                     String ns = ElementNames.elementNamespace(f, f.getDeclaringClass());
-                    add(children, p.name(), new Child(ns, repeats ? -1 : once++, plain(value), nillable, null, null));
+                    add(children, p.name(), new Child(ns, repeats ? -1 : once++, plain(value), nillable, null,
+                            value instanceof Class<?> c ? c : null, null));
                 }
             }
         }

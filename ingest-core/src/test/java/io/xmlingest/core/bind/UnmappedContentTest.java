@@ -191,6 +191,36 @@ class UnmappedContentTest {
     }
 
     @Test
+    void anXsiTypeThatIsNoKindOfTheDeclaredTypeIsRejected() throws Exception {
+        // JAXB bound <to xsi:type="ExpressParcel"> as an ExpressParcel in a Place field: a message the model's
+        // JSON Schema has no room for.
+        JAXBContext parcels = JAXBContext.newInstance(io.xmlingest.core.encode.model.Parcel.class);
+        JaxbRecordBinder<io.xmlingest.core.encode.model.Parcel> binder = new JaxbRecordBinder<>(parcels,
+                io.xmlingest.core.encode.model.Parcel.class, null, false);
+        List<String> out = new ArrayList<>();
+        for (String to : List.of("<to xsi:type='Locker'><city>B</city><locker>3</locker></to><via xsi:type='HeatedLocker'>"
+                        + "<city>C</city><locker>4</locker></via>",
+                "<to xsi:type='ExpressParcel'><id>q</id><to><city>x</city></to><by>air</by></to>",
+                "<to><city>B</city></to><via xsi:type='ExpressParcel'><id>q</id></via>")) {
+            String xml = "<parcel xmlns='urn:xmlingest:test:parcel' xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'>"
+                    + "<id>p</id>" + to + "</parcel>";
+            javax.xml.stream.XMLStreamReader r = javax.xml.stream.XMLInputFactory.newFactory()
+                    .createXMLStreamReader(new java.io.StringReader(xml));
+            r.nextTag();
+            try {
+                out.add(new String(new JsonRecordEncoder().encode(binder.bind(r, ErrorLocation.ofFile("p.xml"))),
+                        StandardCharsets.UTF_8));
+            } catch (RecordRejectedException e) {
+                out.add(e.getMessage());
+            }
+        }
+        assertThat(out.get(0)).startsWith("{\"id\":\"p\",\"to\":{");
+        assertThat(out.get(1)).contains("element <to> has xsi:type=\"ExpressParcel\", which is not a kind of its "
+                + "declared type Place");
+        assertThat(out.get(2)).contains("element <via> has xsi:type=\"ExpressParcel\"");
+    }
+
+    @Test
     void dropLeavesItOutAsJaxbDoes() throws Exception {
         List<String> out = bindAll(true, UNMAPPED);
 
