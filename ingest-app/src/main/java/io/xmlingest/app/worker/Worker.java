@@ -251,12 +251,19 @@ public final class Worker implements Runnable {
         startup.took("identify", t0, identified);
         if (recorded.isPresent() && !recorded.get().sha256().equals(fileId)) {
             String was = recorded.get().sha256();
+            Checkpoint old = session.checkpoints().find(was).orElse(null);
+            String committed = old == null ? "" : "; " + old.records() + " records of the old content were committed"
+                    + (old.isFinished() ? "" : ", and its file id now has a failed event");
             FileFailedException refused = new FileFailedException("the file changed since its ingestion began (it was "
                     + was + ", it is now " + fileId + "); a changed file is never resumed, since that would mix "
-                    + "two files. Drop it into the inbox again to ingest it as a new file",
+                    + "two files. Drop it into the inbox again to ingest it as a new file" + committed,
                     io.xmlingest.core.error.ErrorLocation.ofFile(name), null, null);
-            finishFailed(claimed, name, fileId, size, session.checkpoints().find(was).orElse(null), refused,
-                    null, "refused");
+            if (old != null && !old.isFinished()) {
+                // Whoever waits for the old content's completed event would otherwise wait for ever.
+                session.checkpoints().committed(ingestion.abandon(old, refused, session.publisher()), workerId);
+            }
+            // The report is of the file in hand, the new content, of which nothing was published.
+            finishFailed(claimed, name, fileId, size, null, refused, null, "refused");
             return;
         }
         // Another worker may have ingested this content since this one last looked.

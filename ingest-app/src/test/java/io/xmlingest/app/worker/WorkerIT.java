@@ -225,8 +225,20 @@ class WorkerIT {
             await("big.xml in failed/", WAIT, () -> Files.exists(h.failed("big.xml")));
         }
         assertThat(Files.size(h.failed("big.xml"))).isEqualTo(size);
-        assertThat(report(h.failed("big.xml")).get("outcome").asText()).isEqualTo("refused");
+        JsonNode report = report(h.failed("big.xml"));
+        assertThat(report.get("outcome").asText()).isEqualTo("refused");
         assertThat(h.records()).hasSize((int) firstRun);
+        // The old content's file id ends with a failed event: before, it had only 'started', and a consumer waiting
+        // for its end waited for ever. The report is of the new content, of which nothing was published.
+        String oldId = FileIdentity.sha256(big);
+        List<JsonNode> oldEvents = h.status().stream().filter(st -> oldId.equals(st.get("fileId").asText())).toList();
+        assertThat(oldEvents).extracting(st -> st.get("event").asText()).containsExactly("started", "failed");
+        assertThat(oldEvents.get(1).get("records").asLong()).isEqualTo(firstRun);
+        assertThat(oldEvents.get(1).get("reason").asText()).contains("changed since its ingestion began");
+        assertThat(report.get("fileId").asText()).isNotEqualTo(oldId);
+        assertThat(report.get("records").asLong()).isZero();
+        assertThat(report.get("error").get("reason").asText())
+                .contains(firstRun + " records of the old content were committed, and its file id now has a failed event");
         assertThat(claimed.resolveSibling(".big.xml.identity")).doesNotExist();
     }
 

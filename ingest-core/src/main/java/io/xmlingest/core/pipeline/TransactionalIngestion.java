@@ -74,6 +74,22 @@ public final class TransactionalIngestion {
         return new Run(job, publisher, listener).run(stop);
     }
 
+    /**
+     * Ends, as failed, a file whose content is gone: it changed under the worker part-way, and the
+     * records committed of it stay. Its failed event and a failed checkpoint where it stood are
+     * committed together, so a consumer waiting for the file's end is told instead of waiting for
+     * ever; dropped again, the old content resumes from there, as any failed file does.
+     *
+     * @throws io.xmlingest.core.error.RetriableIngestException Kafka failed; nothing was committed
+     */
+    public Checkpoint abandon(Checkpoint at, FileFailedException reason, TransactionalPublisher publisher) {
+        Checkpoint failed = new Checkpoint(at.fileId(), at.fileName(), FileState.FAILED, at.nextRecordIndex(), at.resume(),
+                at.records(), at.deadLetters(), at.pages(), reason.getMessage(), at.shard(), at.shards());
+        FileMessages messages = new FileMessages(topics, at.fileName(), at.fileId(), worker);
+        publisher.commit(List.of(messages.failed(failed, reason), messages.checkpoint(failed)));
+        return failed;
+    }
+
     private final class Run {
         final FileJob job;
         final TransactionalPublisher publisher;
