@@ -2,9 +2,10 @@ package io.xmlingest.app.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.xmlingest.app.AppSettings;
+import io.xmlingest.core.error.ConfigException;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutionException;
@@ -35,7 +36,7 @@ public final class HttpEndpoints implements AutoCloseable {
      * Listens and answers until closed.
      *
      * @param port 0 picks a free one; see {@link #port()}
-     * @throws UncheckedIOException if the address cannot be bound
+     * @throws ConfigException if the address cannot be bound (naming http.port)
      */
     public static HttpEndpoints start(String host, int port, Metrics metrics, Supplier<Health> health) {
         EndpointRouter router = new EndpointRouter(metrics, health);
@@ -43,8 +44,9 @@ public final class HttpEndpoints implements AutoCloseable {
         try {
             server = HttpServer.create(new InetSocketAddress(host, port), 0);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot listen for /health and /metrics on " + host + ":" + port
-                    + ": " + e.getMessage(), e);
+            // Another port (or none) is the fix, so it is a setting's fault, reported before anything is done.
+            throw new ConfigException(AppSettings.HTTP_PORT.key(), "cannot listen for /health and /metrics on " + host + ":"
+                    + port + ": " + e.getMessage());
         }
         ExecutorService executor = Executors.newFixedThreadPool(THREADS, daemonThreads());
         server.setExecutor(executor);

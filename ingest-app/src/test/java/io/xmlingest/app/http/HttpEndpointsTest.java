@@ -134,6 +134,17 @@ class HttpEndpointsTest {
     }
 
     @Test
+    void aPortInUseIsASettingToChangeNamedInOneLine() {
+        start();
+        int taken = endpoints.port();
+        // Before, an UncheckedIOException: exit 1 and a 29-line stack trace.
+        assertThatThrownBy(() -> HttpEndpoints.start("127.0.0.1", taken, metrics, health::get))
+                .isInstanceOf(io.xmlingest.core.error.ConfigException.class)
+                .hasMessageStartingWith("cannot listen for /health and /metrics on 127.0.0.1:" + taken + ": ")
+                .hasMessageEndingWith("(setting: http.port)");
+    }
+
+    @Test
     void unknownPathsAreNotFound() throws Exception {
         start();
 
