@@ -190,6 +190,12 @@ public final class Worker implements Runnable {
                         // Not fatal: credentials are rotated on the cluster and in the worker's settings in turn.
                         kafkaProblem = KafkaAuthentication.describe(refused.get());
                         LOG.warn("{}; trying again in {} ms", kafkaProblem, backoff);
+                    } else if (fenced(e)) {
+                        // Kafka is there; another producer took this worker's transactional id, which is its worker.id.
+                        kafkaProblem = "fenced by another producer with this worker's transactional id: is a second "
+                                + "worker running with worker.id=" + workerId + "? Each worker needs its own";
+                        LOG.warn("{} (or this worker's previous run is still alive); nothing is lost, the file in hand "
+                                + "resumes from its last checkpoint; trying again in {} ms", kafkaProblem, backoff);
                     } else {
                         LOG.warn("Kafka is unavailable ({}); nothing is lost, the file in hand resumes from its last "
                                 + "checkpoint; trying again in {} ms", e.getMessage(), backoff);
@@ -231,6 +237,16 @@ public final class Worker implements Runnable {
 
     private KafkaSession openSession() {
         return KafkaSession.open(config, topics, "xmlingest-" + workerId, this::stopping, this::commitTrouble, startup);
+    }
+
+    private static boolean fenced(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof org.apache.kafka.common.errors.ProducerFencedException
+                    || t instanceof org.apache.kafka.common.errors.InvalidProducerEpochException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void process(Path claimed) {

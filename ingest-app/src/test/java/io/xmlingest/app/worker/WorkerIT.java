@@ -199,6 +199,46 @@ class WorkerIT {
         assertThat(h.records()).isEmpty();
     }
 
+    /**
+     * Another producer takes the worker's transactional id mid-file, as a second worker started with the same
+     * worker.id would. The worker says so (it had said Kafka was unavailable), takes its id back, and the file
+     * still ends with every record exactly once.
+     */
+    @Test
+    void aWorkerFencedByAnotherProducerWithItsIdSaysSoAndLosesNothing() throws Exception {
+        Path big = DatagenCommand.generate(data.resolve("persons-20k-fenced.xml"), 20_000, 11, 0.0);
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "page.max.records", "50",
+                "commit.interval.ms", "0");
+        java.util.concurrent.atomic.AtomicReference<String> seen = new java.util.concurrent.atomic.AtomicReference<>("");
+        try (WorkerHarness.Running w = h.start()) {
+            h.drop(big, "big.xml");
+            await("some pages committed", WAIT, () -> w.worker().metrics().scrape()
+                    .matches("(?s).*xmlingest_records_total [1-9][0-9]{2,}.*"));
+            java.util.Properties p = new java.util.Properties();
+            p.put("bootstrap.servers", h.bootstrap);
+            p.put("transactional.id", "xmlingest-" + h.settings.get("worker.id"));
+            p.put("key.serializer", org.apache.kafka.common.serialization.ByteArraySerializer.class.getName());
+            p.put("value.serializer", org.apache.kafka.common.serialization.ByteArraySerializer.class.getName());
+            try (org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]> usurper =
+                         new org.apache.kafka.clients.producer.KafkaProducer<>(p)) {
+                usurper.initTransactions(); // fences the worker's producer
+            }
+            await("the worker says it was fenced", WAIT, () -> {
+                String kafka = w.worker().health().checks().get("kafka");
+                if (kafka.contains("fenced")) {
+                    seen.set(kafka);
+                }
+                return !seen.get().isEmpty() || Files.exists(h.done("big.xml"));
+            });
+            await("big.xml done", WAIT, () -> Files.exists(h.done("big.xml")));
+        }
+        assertThat(seen.get()).contains("fenced by another producer with this worker's transactional id: is a second "
+                + "worker running with worker.id=" + h.settings.get("worker.id") + "?");
+        List<ConsumerRecord<byte[], byte[]>> records = h.records();
+        assertThat(indexes(records)).hasSize(20_000);
+        assertThat(records).hasSize(20_000);
+    }
+
     @Test
     void aFileRewrittenInPlaceAfterAStopIsRefusedThoughItKeptItsSize() throws Exception {
         Path big = DatagenCommand.generate(data.resolve("persons-20k-rewritten.xml"), 20_000, 7, 0.0);
