@@ -157,9 +157,13 @@ public final class Worker implements Runnable {
                         continue;
                     }
                     if (session == null) {
-                        CompletableFuture<KafkaSession> opening = firstSession;
+                        CompletableFuture<KafkaSession> opening = firstSession != null ? firstSession
+                                : Background.start("xmlingest-kafka-open", this::openSession);
                         firstSession = null;
-                        session = opening != null ? Background.await(opening) : openSession();
+                        session = openedUnlessStopped(opening);
+                        if (session == null) {
+                            continue;
+                        }
                         LOG.info("connected to Kafka; checkpoints read ({} s after the JVM's launch)",
                                 String.format("%.2f", startup.secondsSinceLaunch()));
                     }
@@ -233,6 +237,28 @@ public final class Worker implements Runnable {
         if (!keys.isEmpty()) {
             retention.delete(keys, session.checkpoints(), session.publisher());
         }
+    }
+
+    /**
+     * The session once open, or null when a stop is asked for first. Opening waits for Kafka up to
+     * topic.ready.timeout.ms (60 s by default), and no file is in hand meanwhile: a stop need not
+     * wait for it, and used to run out worker.shutdown.timeout.ms and exit 143 while Kafka was down.
+     */
+    private KafkaSession openedUnlessStopped(CompletableFuture<KafkaSession> opening) {
+        try {
+            while (!opening.isDone()) {
+                if (stopRequested.await(100, TimeUnit.MILLISECONDS)) {
+                    opening.thenAccept(KafkaSession::close);
+                    return null;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stopRequested.countDown();
+            opening.thenAccept(KafkaSession::close);
+            return null;
+        }
+        return Background.await(opening);
     }
 
     private KafkaSession openSession() {

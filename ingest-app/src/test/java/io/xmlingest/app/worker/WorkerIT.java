@@ -199,6 +199,24 @@ class WorkerIT {
         assertThat(h.records()).isEmpty();
     }
 
+    @Test
+    void aStopWhileKafkaCannotBeReachedDoesNotWaitForIt() throws Exception {
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        WorkerHarness h = new WorkerHarness("127.0.0.1:" + port, inbox);
+        WorkerHarness.Running w = h.start();
+        Thread.sleep(1_000); // opening the session, which waits up to topic.ready.timeout.ms (60 s) for Kafka
+        long t0 = System.nanoTime();
+        w.worker().requestStop();
+        // Nothing is in hand while the session opens: before, the stop waited for the opening to time out.
+        assertThat(w.worker().awaitStopped(15_000)).as("stopped without waiting for Kafka").isTrue();
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(15));
+        w.thread().join(5_000);
+        assertThat(w.thread().isAlive()).isFalse();
+    }
+
     /**
      * Another producer takes the worker's transactional id mid-file, as a second worker started with the same
      * worker.id would. The worker says so (it had said Kafka was unavailable), takes its id back, and the file
