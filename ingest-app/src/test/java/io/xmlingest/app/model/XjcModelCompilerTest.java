@@ -388,4 +388,32 @@ class XjcModelCompilerTest {
             assertThat(json.get(4)).contains("element <price> is nil (xsi:nil) but holds text \"1.50\"");
         }
     }
+    @Test
+    void anIdrefIsWrittenAsTheIdItNames() throws Exception {
+        // JAXB binds an xs:IDREF to the object it names: the encoder wrote a copy of that object where the file had
+        // "b", and two items naming each other went round until the record was refused.
+        Path xsd = Files.writeString(dir.resolve("refs.xsd"), XS
+                + "  <xs:element name='v'><xs:complexType><xs:sequence>\n"
+                + "    <xs:element name='item' maxOccurs='unbounded'><xs:complexType><xs:sequence>\n"
+                + "      <xs:element name='ref' type='xs:IDREF' minOccurs='0'/></xs:sequence>\n"
+                + "      <xs:attribute name='iid' type='xs:ID' use='required'/></xs:complexType></xs:element>\n"
+                + "    <xs:element name='refs' type='xs:IDREFS' minOccurs='0'/>\n"
+                + "  </xs:sequence><xs:attribute name='main' type='xs:IDREF' use='required'/></xs:complexType></xs:element>\n"
+                + "</xs:schema>\n");
+        XjcModelCompiler.Result result = XjcModelCompiler.compile(List.of(xsd), "com.example.refs", dir.resolve("r.jar"));
+
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {result.jar().toUri().toURL()}, getClass().getClassLoader())) {
+            Class<?> type = loader.loadClass("com.example.refs.V");
+            List<Object> bound = bindAll(type,
+                    "<v main='a'><item iid='a'><ref>b</ref></item><item iid='b'><ref>a</ref></item><refs>b a</refs></v>");
+            assertThat(bound.get(0)).isNotInstanceOf(RecordRejectedException.class);
+            assertThat(new String(new JsonRecordEncoder().encode(bound.get(0)), StandardCharsets.UTF_8)).isEqualTo(
+                    "{\"main\":\"a\",\"item\":[{\"iid\":\"a\",\"ref\":\"b\"},{\"iid\":\"b\",\"ref\":\"a\"}],"
+                    + "\"refs\":[\"b\",\"a\"]}");
+            com.fasterxml.jackson.databind.JsonNode schema = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(JsonSchemaWriter.toJson(type));
+            assertThat(schema.at("/properties/main/type").asText()).isEqualTo("string");
+            assertThat(schema.at("/properties/refs/items/type").asText()).isEqualTo("string");
+        }
+    }
 }

@@ -2,6 +2,7 @@ package io.xmlingest.core.bind;
 
 import io.xmlingest.core.jaxb.JaxbProperties;
 import io.xmlingest.core.jaxb.JaxbProperty;
+import io.xmlingest.core.jaxb.References;
 import jakarta.xml.bind.JAXBElement;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -20,28 +21,42 @@ final class RequiredValues {
      * What to look at in a class, worked out once: its required properties, and the properties
      * that may hold structures with required properties of their own. It runs on every record,
      * and reading every property of every record by reflection was a tenth of a binder's time.
+     * A reference (xs:IDREF) is only looked for: what it points to is checked where it stands, and
+     * following it could go round a loop.
      */
-    private record Plan(List<JaxbProperty> check) {
+    private record Plan(List<JaxbProperty> check, List<JaxbProperty> present) {
     }
 
     private static final ClassValue<Plan> PLANS = new ClassValue<>() {
         @Override
         protected Plan computeValue(Class<?> type) {
             List<JaxbProperty> check = new ArrayList<>();
+            List<JaxbProperty> present = new ArrayList<>();
             for (JaxbProperty p : JaxbProperties.of(type)) {
                 Class<?> t = p.field().getType();
-                if (p.required() || Collection.class.isAssignableFrom(t) || t == Object.class || t == JAXBElement.class
-                        || JaxbProperties.isBound(t)) {
+                if (References.isReference(p)) {
+                    if (p.required()) {
+                        present.add(p);
+                    }
+                } else if (p.required() || Collection.class.isAssignableFrom(t) || t == Object.class
+                        || t == JAXBElement.class || JaxbProperties.isBound(t)) {
                     check.add(p);
                 }
             }
-            return new Plan(List.copyOf(check));
+            return new Plan(List.copyOf(check), List.copyOf(present));
         }
     };
 
     /** The path of the first missing required value (such as {@code address/city}), or null. */
     static String firstMissing(Object bean) {
-        for (JaxbProperty p : PLANS.get(bean.getClass()).check()) {
+        Plan plan = PLANS.get(bean.getClass());
+        for (JaxbProperty p : plan.present()) {
+            Object value = p.get(bean);
+            if (value == null || (value instanceof Collection<?> c && c.isEmpty())) {
+                return path(p);
+            }
+        }
+        for (JaxbProperty p : plan.check()) {
             // An optional nillable structure arrives wrapped; what it holds has required values of its own.
             Object value = unwrapped(p.get(bean));
             if (value == null || (value instanceof Collection<?> c && c.isEmpty())) {

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import io.xmlingest.core.jaxb.ElementNames;
 import io.xmlingest.core.jaxb.JaxbProperties;
 import io.xmlingest.core.jaxb.JaxbProperty;
+import io.xmlingest.core.jaxb.References;
 import io.xmlingest.core.jaxb.XmlValues;
 import jakarta.xml.bind.JAXBElement;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import javax.xml.datatype.Duration;
@@ -66,9 +68,17 @@ public final class JsonRecordEncoder implements RecordEncoder<Object> {
 
     private static void writeObject(JsonGenerator json, Object bean) throws IOException {
         json.writeStartObject();
-        for (JaxbProperty p : JaxbProperties.of(bean.getClass())) {
+        List<JaxbProperty> properties = JaxbProperties.of(bean.getClass());
+        boolean[] references = References.of(bean.getClass());
+        for (int i = 0; i < properties.size(); i++) {
+            JaxbProperty p = properties.get(i);
             Object value = p.get(bean);
             if (value == null) {
+                continue;
+            }
+            if (references[i]) {
+                json.writeFieldName(p.name());
+                writeReference(json, value);
                 continue;
             }
             switch (p.kind()) {
@@ -88,6 +98,23 @@ public final class JsonRecordEncoder implements RecordEncoder<Object> {
             }
         }
         json.writeEndObject();
+    }
+
+    /** An xs:IDREF (or a list of them) as the ID it names, not the object JAXB resolved it to. */
+    private static void writeReference(JsonGenerator json, Object value) throws IOException {
+        if (value instanceof Collection<?> items) {
+            json.writeStartArray();
+            for (Object item : items) {
+                writeReference(json, item);
+            }
+            json.writeEndArray();
+        } else if (value instanceof JAXBElement<?> element) {
+            writeReference(json, element.getValue());
+        } else if (value == null) {
+            json.writeNull();
+        } else {
+            json.writeString(References.idOf(value));
+        }
     }
 
     /**

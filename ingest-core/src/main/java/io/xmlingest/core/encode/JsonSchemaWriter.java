@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.xmlingest.core.jaxb.ElementNames;
 import io.xmlingest.core.jaxb.JaxbProperties;
 import io.xmlingest.core.jaxb.JaxbProperty;
+import io.xmlingest.core.jaxb.References;
 import jakarta.xml.bind.JAXBElement;
 import jakarta.xml.bind.annotation.XmlElement;
 import jakarta.xml.bind.annotation.XmlElements;
@@ -161,6 +162,10 @@ public final class JsonSchemaWriter {
         if (p.kind() == JaxbProperty.Kind.OTHER_ATTRIBUTES) {
             return map("type", "object", "additionalProperties", map("type", "string"),
                     "description", "attributes the schema leaves open (xs:anyAttribute), by name");
+        }
+        if (References.isReference(p)) {
+            Map<String, Object> id = map("type", "string", "description", "an xs:IDREF: the xs:ID it names");
+            return Collection.class.isAssignableFrom(f.getType()) ? map("type", "array", "items", id) : id;
         }
         if (p.kind() == JaxbProperty.Kind.CHOICE) {
             Map<String, Object> item = namedItems(p.names(), f);
