@@ -22,6 +22,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The inbox directory and its lifecycle folders. A file is claimed by renaming it into this
@@ -32,6 +35,8 @@ import java.util.UUID;
  */
 final class Inbox {
 
+    private static final Logger LOG = LoggerFactory.getLogger(Inbox.class);
+
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
     private final Path dir;
@@ -41,6 +46,8 @@ final class Inbox {
     private final Path sharded;
     private final long settleMillis;
     private final Clock clock;
+    // Inbox entries that can never be taken, each told of once while it is there.
+    private final Set<String> toldOfSkipping = ConcurrentHashMap.newKeySet();
 
     Inbox(Path dir, String workerId, long settleMillis, Clock clock) {
         this.dir = dir;
@@ -94,6 +101,7 @@ final class Inbox {
     private List<Path> list(Path where, boolean settledOnly) {
         List<Path> files = new ArrayList<>();
         long now = clock.millis();
+        Set<String> skipped = new HashSet<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(where)) {
             for (Path p : entries) {
                 String name = p.getFileName().toString();
@@ -104,9 +112,21 @@ final class Inbox {
                 try {
                     a = Files.readAttributes(p, BasicFileAttributes.class);
                 } catch (NoSuchFileException e) {
+                    if (Files.isSymbolicLink(p)) {
+                        skipped.add(name);
+                        tellOfSkipping(name, "a symbolic link to nothing");
+                    }
                     continue;
                 }
-                if (!a.isRegularFile() || (settledOnly && now - a.lastModifiedTime().toMillis() < settleMillis)) {
+                if (!a.isRegularFile()) {
+                    if (where.equals(dir) && !isOwnFolder(p)) {
+                        skipped.add(name);
+                        tellOfSkipping(name, a.isDirectory() ? "a directory (files in it are not looked at)"
+                                : "not a regular file (a pipe, a socket or a device)");
+                    }
+                    continue;
+                }
+                if (settledOnly && now - a.lastModifiedTime().toMillis() < settleMillis) {
                     continue;
                 }
                 files.add(p);
@@ -114,8 +134,27 @@ final class Inbox {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list " + where, e);
         }
+        if (where.equals(dir)) {
+            toldOfSkipping.retainAll(skipped);
+        }
         files.sort(Comparator.comparing(Inbox::modified).thenComparing(Path::getFileName));
         return files;
+    }
+
+    /** Entries of the inbox that are never taken and that a warning has named, while they are there. */
+    Set<String> leftAlone() {
+        return Set.copyOf(toldOfSkipping);
+    }
+
+    /** An operator who put it there would otherwise never learn that it is never taken. */
+    private void tellOfSkipping(String name, String what) {
+        if (toldOfSkipping.add(name)) {
+            LOG.warn("{} in the inbox is {}: it is left alone; the worker takes regular files only", name, what);
+        }
+    }
+
+    private boolean isOwnFolder(Path p) {
+        return p.equals(processing.getParent()) || p.equals(done) || p.equals(failed) || p.equals(sharded);
     }
 
     private static long modified(Path p) {

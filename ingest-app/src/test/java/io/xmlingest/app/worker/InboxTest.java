@@ -54,6 +54,22 @@ class InboxTest {
     }
 
     @Test
+    void entriesThatAreNeverTakenAreNamedOnceWhileTheyAreThere() throws IOException {
+        Inbox inbox = inbox();
+        Files.createDirectory(dir.resolve("batch-dir"));
+        Files.createSymbolicLink(dir.resolve("gone.xml"), dir.resolve("nowhere.xml"));
+        Files.writeString(dir.resolve("real.xml"), "<persons/>");
+
+        assertThat(inbox.claimNext()).hasValueSatisfying(p -> assertThat(p.getFileName().toString()).isEqualTo("real.xml"));
+        // Before, they were skipped without a word; the worker's own folders are not named.
+        assertThat(inbox.leftAlone()).containsExactlyInAnyOrder("batch-dir", "gone.xml");
+
+        Files.delete(dir.resolve("batch-dir"));
+        assertThat(inbox.claimNext()).isEmpty();
+        assertThat(inbox.leftAlone()).containsExactly("gone.xml");
+    }
+
+    @Test
     void aFileWithoutARecordedIdentityHasNone() throws IOException {
         Inbox inbox = inbox();
         Path a = claimed(inbox, "a.xml");
