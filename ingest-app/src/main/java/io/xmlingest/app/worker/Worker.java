@@ -392,6 +392,9 @@ public final class Worker implements Runnable {
         if (trouble != null && commitTrouble == null) {
             metrics.kafkaLost();
             LOG.warn("Kafka is unavailable: {}; retrying the commit", trouble);
+        } else if (trouble == null && commitTrouble != null) {
+            // Said, so that the warning above is not the last word on Kafka in the log.
+            LOG.info("Kafka is back: the commit went through");
         }
         commitTrouble = trouble;
     }
