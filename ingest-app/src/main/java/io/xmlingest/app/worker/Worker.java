@@ -7,6 +7,7 @@ import io.xmlingest.app.kafka.KafkaAuthentication;
 import io.xmlingest.core.checkpoint.Checkpoint;
 import io.xmlingest.core.checkpoint.FileState;
 import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.error.Causes;
 import io.xmlingest.core.error.ConfigException;
 import io.xmlingest.core.error.FileFailedException;
 import io.xmlingest.core.error.RetriableIngestException;
@@ -31,6 +32,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.ProducerFencedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -185,7 +188,7 @@ public final class Worker implements Runnable {
                     pause(backoff);
                     backoff = Math.min(maxBackoffMillis, backoff * 2);
                 } catch (RetriableIngestException | KafkaException e) {
-                    kafkaProblem = e.getMessage();
+                    kafkaProblem = fenced(e) ? FENCED + workerId + "? Each worker needs its own" : e.getMessage();
                     metrics.kafkaLost();
                     closeSession();
                     sharedConnected = false;
@@ -196,8 +199,6 @@ public final class Worker implements Runnable {
                         LOG.warn("{}; trying again in {} ms", kafkaProblem, backoff);
                     } else if (fenced(e)) {
                         // Kafka is there; another producer took this worker's transactional id, which is its worker.id.
-                        kafkaProblem = "fenced by another producer with this worker's transactional id: is a second "
-                                + "worker running with worker.id=" + workerId + "? Each worker needs its own";
                         LOG.warn("{} (or this worker's previous run is still alive); nothing is lost, the file in hand "
                                 + "resumes from its last checkpoint; trying again in {} ms", kafkaProblem, backoff);
                     } else {
@@ -265,14 +266,12 @@ public final class Worker implements Runnable {
         return KafkaSession.open(config, topics, "xmlingest-" + workerId, this::stopping, this::commitTrouble, startup);
     }
 
+    private static final String FENCED = "fenced by another producer with this worker's transactional id: is a second "
+            + "worker running with worker.id=";
+
     private static boolean fenced(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof org.apache.kafka.common.errors.ProducerFencedException
-                    || t instanceof org.apache.kafka.common.errors.InvalidProducerEpochException) {
-                return true;
-            }
-        }
-        return false;
+        return Causes.find(e, t -> t instanceof ProducerFencedException || t instanceof InvalidProducerEpochException)
+                != null;
     }
 
     private void process(Path claimed) {

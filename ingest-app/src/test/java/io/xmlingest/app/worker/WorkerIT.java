@@ -14,6 +14,7 @@ import io.xmlingest.core.pipeline.FileIdentity;
 import io.xmlingest.core.publish.MessageHeaders;
 import io.xmlingest.datagen.DatagenCommand;
 import java.io.RandomAccessFile;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,14 +24,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -202,12 +208,15 @@ class WorkerIT {
     @Test
     void aStopWhileKafkaCannotBeReachedDoesNotWaitForIt() throws Exception {
         int port;
-        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+        try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
         }
         WorkerHarness h = new WorkerHarness("127.0.0.1:" + port, inbox);
         WorkerHarness.Running w = h.start();
-        Thread.sleep(1_000); // opening the session, which waits up to topic.ready.timeout.ms (60 s) for Kafka
+        // Until the worker waits for its session, which would take up to topic.ready.timeout.ms (60 s) to fail: a stop
+        // before that would pass without testing anything.
+        await("the worker waiting for Kafka", WAIT, () -> Arrays.stream(w.thread().getStackTrace())
+                .anyMatch(f -> f.getMethodName().equals("openedUnlessStopped")));
         long t0 = System.nanoTime();
         w.worker().requestStop();
         // Nothing is in hand while the session opens: before, the stop waited for the opening to time out.
@@ -227,18 +236,17 @@ class WorkerIT {
         Path big = DatagenCommand.generate(data.resolve("persons-20k-fenced.xml"), 20_000, 11, 0.0);
         WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "page.max.records", "50",
                 "commit.interval.ms", "0");
-        java.util.concurrent.atomic.AtomicReference<String> seen = new java.util.concurrent.atomic.AtomicReference<>("");
+        AtomicReference<String> seen = new AtomicReference<>("");
         try (WorkerHarness.Running w = h.start()) {
             h.drop(big, "big.xml");
             await("some pages committed", WAIT, () -> w.worker().metrics().scrape()
                     .matches("(?s).*xmlingest_records_total [1-9][0-9]{2,}.*"));
-            java.util.Properties p = new java.util.Properties();
+            Properties p = new Properties();
             p.put("bootstrap.servers", h.bootstrap);
             p.put("transactional.id", "xmlingest-" + h.settings.get("worker.id"));
-            p.put("key.serializer", org.apache.kafka.common.serialization.ByteArraySerializer.class.getName());
-            p.put("value.serializer", org.apache.kafka.common.serialization.ByteArraySerializer.class.getName());
-            try (org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]> usurper =
-                         new org.apache.kafka.clients.producer.KafkaProducer<>(p)) {
+            p.put("key.serializer", ByteArraySerializer.class.getName());
+            p.put("value.serializer", ByteArraySerializer.class.getName());
+            try (KafkaProducer<byte[], byte[]> usurper = new KafkaProducer<>(p)) {
                 usurper.initTransactions(); // fences the worker's producer
             }
             await("the worker says it was fenced", WAIT, () -> {

@@ -1,6 +1,7 @@
 package io.xmlingest.core.bind;
 
 import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.Causes;
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.OversizedRecordException;
 import io.xmlingest.core.error.XmlFaults;
@@ -150,12 +151,12 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
             if ((detail == null || detail.isBlank()) && linked != null) {
                 detail = linked.toString();
             }
-            for (Throwable t = linked; t != null; t = t.getCause() == t ? null : t.getCause()) {
-                if (t instanceof IllegalArgumentException && detail.startsWith(t.getClass().getName() + ": ")) {
-                    // JAXB quotes a value parser's refusal with its class name; the reason is the message itself.
-                    detail = detail.substring(t.getClass().getName().length() + 2);
-                    break;
-                }
+            String quoted = detail;
+            Throwable refusal = Causes.find(linked, t -> t instanceof IllegalArgumentException
+                    && quoted.startsWith(t.getClass().getName() + ": "));
+            if (refusal != null) {
+                // JAXB quotes a value parser's refusal with its class name; the reason is the message itself.
+                detail = detail.substring(refusal.getClass().getName().length() + 2);
             }
             String element = firstEventElement == null ? "" : " (in element <" + firstEventElement + ">)";
             if (schema != null && firstEvent.getLinkedException() instanceof SAXParseException) {
@@ -170,12 +171,7 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
     }
 
     private static boolean isValueRefusal(Throwable linked) {
-        for (Throwable t = linked; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof IllegalArgumentException) {
-                return true;
-            }
-        }
-        return false;
+        return Causes.find(linked, IllegalArgumentException.class::isInstance) != null;
     }
 
     /** The element JAXB was reading when it complained: it reports conversion errors at the element's tags. */

@@ -6,6 +6,10 @@ import io.xmlingest.core.jaxb.JaxbProperty;
 import jakarta.xml.bind.JAXBElement;
 import jakarta.xml.bind.Unmarshaller;
 import jakarta.xml.bind.annotation.XmlElement;
+import jakarta.xml.bind.annotation.XmlElementRef;
+import jakarta.xml.bind.annotation.XmlType;
+import jakarta.xml.bind.annotation.adapters.XmlJavaTypeAdapter;
+import jakarta.xml.bind.annotation.adapters.XmlJavaTypeAdapters;
 import java.lang.reflect.Field;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
@@ -49,11 +53,11 @@ final class UnmappedContent extends Unmarshaller.Listener {
      * whether it is bound to a plain value, which has no room for attributes, and for an item of a choice
      * held once (a substitution group's head, say), the choice's property name.
      */
-    private record Child(String namespace, int once, boolean plain, boolean nillable, String choice, Class<?> type,
-                         Child sameLocalName) {
+    private record Child(String namespace, int once, boolean plain, boolean nillable, boolean keepsNilAttributes,
+                         String choice, Class<?> type, Child sameLocalName) {
 
         Child with(Child sameLocalName) {
-            return new Child(namespace, once, plain, nillable, choice, type, sameLocalName);
+            return new Child(namespace, once, plain, nillable, keepsNilAttributes, choice, type, sameLocalName);
         }
     }
 
@@ -239,32 +243,44 @@ final class UnmappedContent extends Unmarshaller.Listener {
             if (c == null) {
                 return; // an element the class does not name: JAXB reports it, or a wildcard keeps it
             }
-            if (c.type() != null && !c.plain() && c.type() != Object.class && c.type() != JAXBElement.class) {
-                pendingType = c.type();
-                pendingDepth = depth;
-            }
             if (c.once() >= 0 && seenBefore(parent, c.once())) {
                 found(c.choice() == null ? "element <" + getLocalName() + "> appears again, and the model holds one"
                         : "element <" + getLocalName() + "> is a second item of " + c.choice()
                         + ", and the model holds one of them");
                 return;
             }
+            int data = -1;
+            boolean nil = false;
             for (int i = 0, n = getAttributeCount(); i < n; i++) {
                 if (!isMarkup(getAttributeNamespace(i))) {
+                    data = data < 0 ? i : data;
                     if (c.plain() && plainDepth == 0) {
                         plainDepth = depth;
                         plainAttribute = attributeName(i);
                         plainElement = getLocalName();
                     }
-                } else if ("nil".equals(getAttributeLocalName(i)) && isTrue(getAttributeValue(i))) {
-                    if (!c.nillable()) {
-                        // JAXB binds it as an empty value ("" for a string) that the file never had.
-                        found("element <" + getLocalName() + "> is nil (xsi:nil), and the model does not let it be");
-                        return;
-                    }
-                    nilDepth = depth;
-                    nilElement = getLocalName();
+                } else if ("nil".equals(getAttributeLocalName(i))) {
+                    nil = isTrue(getAttributeValue(i));
+                } else if ("type".equals(getAttributeLocalName(i)) && c.type() != null) {
+                    // Checked when JAXB says which class it made (see beforeUnmarshal).
+                    pendingType = c.type();
+                    pendingDepth = depth;
                 }
+            }
+            if (nil) {
+                if (!c.nillable()) {
+                    // JAXB binds it as an empty value ("" for a string) that the file never had.
+                    found("element <" + getLocalName() + "> is nil (xsi:nil), and the model does not let it be");
+                    return;
+                }
+                if (data >= 0 && !c.keepsNilAttributes()) {
+                    // JAXB keeps a nil element's attributes only in a JAXBElement of its own; here it binds null.
+                    found("attribute " + attributeName(data) + " of <" + getLocalName() + "> would be lost: the element "
+                            + "is nil (xsi:nil), and where the model holds it a nil element keeps no attributes");
+                    return;
+                }
+                nilDepth = depth;
+                nilElement = getLocalName();
             }
         }
     }
@@ -277,7 +293,7 @@ final class UnmappedContent extends Unmarshaller.Listener {
 
     /** A class's XML type name as a schema writes it, for messages; the Java name when it has none. */
     private static String xmlTypeName(Class<?> type) {
-        jakarta.xml.bind.annotation.XmlType t = type.getAnnotation(jakarta.xml.bind.annotation.XmlType.class);
+        XmlType t = type.getAnnotation(XmlType.class);
         return t == null || t.name().isEmpty() || "##default".equals(t.name()) ? type.getSimpleName() : t.name();
     }
 
@@ -329,12 +345,14 @@ final class UnmappedContent extends Unmarshaller.Listener {
                     // JAXB keeps the last item of a choice held once: any second one, of any of its names, is lost.
                     int index = repeats(p.field()) ? -1 : once++;
                     for (ElementNames.Alternative a : p.names().alternatives()) {
-                        add(children, a.name(), new Child(a.namespace(), index, plain(a.type()), a.nillable(),
-                                p.name(), a.type(), null));
+                        Class<?> held = a.type() == XmlElement.DEFAULT.class ? itemClass(p.field()) : a.type();
+                        add(children, a.name(), new Child(a.namespace(), index, plain(held), a.nillable(), false,
+                                p.name(), checkedType(p.field(), held), null));
                     }
                     for (ElementNames.Declared d : p.names().declared()) {
+                        Class<?> held = d.type() == XmlElementRef.DEFAULT.class ? itemClass(p.field()) : d.type();
                         add(children, d.name().getLocalPart(), new Child(d.name().getNamespaceURI(), index,
-                                plain(d.type()), d.wrapped(), p.name(), d.type(), null));
+                                plain(held), d.wrapped(), d.wrapped(), p.name(), checkedType(p.field(), held), null));
                     }
                 }
                 case ELEMENT -> {
@@ -348,12 +366,32 @@ final class UnmappedContent extends Unmarshaller.Listener {
                     Type value = wrapped ? ((ParameterizedType) item).getActualTypeArguments()[0] : item;
                     // By namespace too: a wildcard may let in an element of the same local name from elsewhere.
                     String ns = ElementNames.elementNamespace(f, f.getDeclaringClass());
-                    add(children, p.name(), new Child(ns, repeats ? -1 : once++, plain(value), nillable, null,
-                            value instanceof Class<?> c ? c : null, null));
+                    add(children, p.name(), new Child(ns, repeats ? -1 : once++, plain(value), nillable, wrapped, null,
+                            checkedType(f, value instanceof Class<?> c ? c : null), null));
                 }
             }
         }
         return new Plan(Set.copyOf(attributes), anyAttribute, text, Map.copyOf(children));
+    }
+
+    /**
+     * The class an xsi:type on the element must name a kind of, or null when that is not checked: a plain
+     * value, Object, or a type an adapter stands between (JAXB then makes the adapter's class, not the field's).
+     */
+    private static Class<?> checkedType(Field f, Class<?> type) {
+        if (type == null || plain(type) || type == Object.class || type == JAXBElement.class || type.isInterface()
+                || f.isAnnotationPresent(XmlJavaTypeAdapter.class) || type.isAnnotationPresent(XmlJavaTypeAdapter.class)
+                || (type.getPackage() != null && (type.getPackage().isAnnotationPresent(XmlJavaTypeAdapter.class)
+                        || type.getPackage().isAnnotationPresent(XmlJavaTypeAdapters.class)))) {
+            return null;
+        }
+        return type;
+    }
+
+    /** The class of one item of the field: its own, or a list's item class; null when that is not a class. */
+    private static Class<?> itemClass(Field f) {
+        Type item = itemType(f, repeats(f));
+        return item instanceof Class<?> c ? c : null;
     }
 
     private static void add(Map<String, Child> children, String localName, Child child) {

@@ -74,7 +74,8 @@ public final class IngestSettings {
                     + "only elements, a second occurrence of an element the class holds once (or a second item of a "
                     + "choice it holds once, such as a substitution group's head), xsi:nil on an element "
                     + "the class does not let be nil (JAXB binds an empty value), content inside an element marked "
-                    + "xsi:nil (JAXB binds null). reject: the record is "
+                    + "xsi:nil (JAXB binds null) or attributes on one that the class keeps as null, an xsi:type naming no "
+                    + "kind of the element's declared type. reject: the record is "
                     + "rejected, naming what it found and where. drop: it is left out of the message, as JAXB does "
                     + "(of an element held once that appears again, the last one is kept). "
                     + "Unknown elements are rejected either way. Schema-less records keep everything.",

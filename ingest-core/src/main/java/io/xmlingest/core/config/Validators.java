@@ -65,12 +65,16 @@ public final class Validators {
             if (v.isBlank()) {
                 return null;
             }
-            for (String entry : v.split(",", -1)) {
+            for (String entry : v.split(",")) {
                 String e = entry.strip();
+                if (e.isEmpty()) {
+                    continue; // the client skips empty entries too
+                }
                 int colon = e.lastIndexOf(':');
                 String port = colon < 0 ? "" : e.substring(colon + 1);
                 String host = colon < 0 ? e : e.substring(0, colon);
-                if (host.isEmpty() || host.equals("[]") || !port.matches("[0-9]{1,5}") || Integer.parseInt(port) > 65535) {
+                if (host.isEmpty() || host.equals("[]") || !port.matches("[0-9]{1,5}")
+                        || Integer.parseInt(port) < 1 || Integer.parseInt(port) > 65535) {
                     return "'" + e + "' is not host:port (such as broker1:9092)";
                 }
             }

@@ -370,15 +370,18 @@ public final class StaxRecordSplitter implements RecordSplitter {
         openTags.add(tag.append('>').toString());
         openDeclarations.add(declarations);
         openElements = null;
-        outerNamespaces = null;
+        if (declared > 0) {
+            outerNamespaces = null; // only declarations change it: elements between records leave it as it was
+        }
     }
 
     private void leave() {
         if (!openTags.isEmpty()) {
             openTags.remove(openTags.size() - 1);
-            openDeclarations.remove(openDeclarations.size() - 1);
+            if (openDeclarations.remove(openDeclarations.size() - 1).length > 0) {
+                outerNamespaces = null;
+            }
             openElements = null;
-            outerNamespaces = null;
         }
     }
 

@@ -59,12 +59,12 @@ class IngestConfigTest {
                 .hasMessageContaining("250 characters, Kafka allows at most 249");
         assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("topic", "..")))
                 .hasMessageContaining("'..' is not a topic name Kafka allows");
-        for (String bad : new String[] {"nohostport", "broker:", "broker:port", ":9092", "a:9092,", "b:70000"}) {
+        for (String bad : new String[] {"nohostport", "broker:", "broker:port", ":9092", "b:70000", "b:0"}) {
             assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("topic", "t", "kafka.bootstrap.servers", bad)))
                     .as(bad).isInstanceOf(ConfigException.class).hasMessageContaining("kafka.bootstrap.servers")
                     .hasMessageContaining("is not host:port");
         }
-        for (String good : new String[] {"", "broker:9092", "a:1, b:2", "[::1]:9092", "10.0.0.1:9093,kafka-2.example.org:9094"}) {
+        for (String good : new String[] {"", "broker:9092", "a:1, b:2", "a:9092,", "[::1]:9092", "10.0.0.1:9093,kafka-2.example.org:9094"}) {
             assertThat(IngestConfig.of(IngestSettings.ALL, Map.of("topic", "my.topic_1-A", "kafka.bootstrap.servers", good))
                     .get(IngestSettings.BOOTSTRAP_SERVERS)).isEqualTo(good);
         }
