@@ -1,5 +1,7 @@
 package io.xmlingest.app.kafka;
 
+import io.xmlingest.app.AppSettings;
+import io.xmlingest.core.error.ConfigException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -7,9 +9,12 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.channels.FileChannel;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
@@ -32,11 +37,13 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private final KafkaRaftServer server;
     private final String bootstrapServers;
     private final Path dataDir;
+    private final FileChannel lock;
 
-    private EmbeddedKafkaBroker(KafkaRaftServer server, String bootstrapServers, Path dataDir) {
+    private EmbeddedKafkaBroker(KafkaRaftServer server, String bootstrapServers, Path dataDir, FileChannel lock) {
         this.server = server;
         this.bootstrapServers = bootstrapServers;
         this.dataDir = dataDir;
+        this.lock = lock;
     }
 
     /**
@@ -56,8 +63,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      * stays PLAINTEXT.
      */
     public static EmbeddedKafkaBroker start(Path dataDir, String host, int port, Map<String, String> plainUsers) {
+        FileChannel lock = null;
         try {
             Files.createDirectories(dataDir);
+            lock = lock(dataDir);
             Path logs = dataDir.toAbsolutePath().resolve("logs");
             int clientPort = port == 0 ? freePort() : port;
             int controllerPort = freePort();
@@ -98,11 +107,47 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 throw explain(dataDir, e);
             }
             String bootstrap = advertisedHost(host) + ":" + clientPort;
-            EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, bootstrap, dataDir);
+            EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, bootstrap, dataDir, lock);
+            lock = null; // the broker's now, released when it closes
             broker.awaitReady(Duration.ofSeconds(60), ownClient);
             return broker;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the broker's data directory " + dataDir, e);
+        } finally {
+            release(lock);
+        }
+    }
+
+    /**
+     * Takes the data directory for this process before anything in it is read or written. Kafka
+     * locks its log directories only part-way through start-up: a second command on the same
+     * directory had by then rewritten the running broker's metadata log, which crashed it and lost
+     * a topic it had just made.
+     */
+    private static FileChannel lock(Path dataDir) throws IOException {
+        FileChannel channel = FileChannel.open(dataDir.resolve(".xmlingest.lock"), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE);
+        try {
+            if (channel.tryLock() != null) {
+                return channel;
+            }
+        } catch (OverlappingFileLockException e) {
+            // held by this JVM already
+        }
+        channel.close();
+        throw new ConfigException(AppSettings.EMBEDDED_DATA_DIR.key(), "the broker data directory "
+                + dataDir.toAbsolutePath() + " is in use by another broker (another command using the embedded broker, "
+                + "or a running 'broker' command); wait for it, name a running broker with --bootstrap-servers, or "
+                + "choose another directory");
+    }
+
+    private static void release(FileChannel lock) {
+        if (lock != null) {
+            try {
+                lock.close(); // closing the channel releases its lock
+            } catch (IOException e) {
+                // nothing more to release
+            }
         }
     }
 
@@ -197,7 +242,11 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     @Override
     public void close() {
-        server.shutdown();
-        server.awaitShutdown();
+        try {
+            server.shutdown();
+            server.awaitShutdown();
+        } finally {
+            release(lock);
+        }
     }
 }
