@@ -12,7 +12,9 @@ import java.util.concurrent.Callable;
 import javax.xml.namespace.QName;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code java -jar datagen.jar --records N [--out FILE] [--seed S]}: writes a persons file. */
 @Command(name = "datagen", mixinStandardHelpOptions = true, versionProvider = DatagenCommand.VersionText.class,
@@ -34,10 +36,14 @@ public final class DatagenCommand implements Callable<Integer> {
     public static final QName ROOT = new QName(NAMESPACE, "persons");
     public static final QName RECORD = new QName(NAMESPACE, "person");
 
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--records", required = true, description = "How many person records to write.")
     long records;
 
-    @Option(names = "--out", description = "The file to write (default: persons-<records>.xml).")
+    @Option(names = "--out", description = "The file to write (default: persons-<records>.xml); '-' for standard "
+            + "output. A file is written as FILE.part and renamed when complete; a pipe or device is written as is.")
     Path out;
 
     @Option(names = "--seed", defaultValue = "42", description = "Random seed (default: ${DEFAULT-VALUE}).")
@@ -53,27 +59,89 @@ public final class DatagenCommand implements Callable<Integer> {
     boolean progress;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new DatagenCommand()).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new DatagenCommand());
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            // A file that cannot be written is the user's to fix: one line, not a stack trace.
+            commandLine.getErr().println("error: " + (e instanceof IOException ? describe((IOException) e) : e.toString()));
+            return 1;
+        });
+        return cli;
+    }
+
+    private static String describe(IOException e) {
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return "cannot write " + e.getMessage() + ": its directory does not exist";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "cannot write " + e.getMessage() + ": permission denied";
+        }
+        return "cannot write the file: " + e.getMessage();
     }
 
     @Override
     public Integer call() throws IOException {
         if (records < 0) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--records must not be negative");
+            throw new CommandLine.ParameterException(spec.commandLine(), "--records must not be negative");
         }
         if (!(invalidRate >= 0 && invalidRate <= 1)) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--invalid-rate must be between 0 and 1");
+            throw new CommandLine.ParameterException(spec.commandLine(), "--invalid-rate must be between 0 and 1");
         }
+        boolean toStdout = out != null && out.toString().equals("-");
         Path target = out != null ? out : Path.of("persons-" + records + ".xml");
+        if (!toStdout && Files.isDirectory(target)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--out " + target + " is a directory");
+        }
+        Path parent = target.toAbsolutePath().getParent();
+        if (!toStdout && parent != null && !Files.isDirectory(parent)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--out " + target + ": the directory "
+                    + parent + " does not exist");
+        }
+        boolean asIs = !toStdout && Files.exists(target) && !Files.isRegularFile(target);
         long started = System.nanoTime();
         Progress bar = new Progress(progress && System.console() != null, records, System.err);
-        long invalid = generate(target, records, seed, invalidRate, bar);
+        long[] written = new long[1];
+        long invalid;
+        if (toStdout) {
+            OutputStream stdout = new java.io.BufferedOutputStream(new java.io.FileOutputStream(java.io.FileDescriptor.out),
+                    1 << 16);
+            invalid = write(counting(stdout, written), records, seed, invalidRate, bar);
+        } else if (asIs) {
+            // A pipe or a device (/dev/stdout): renaming a .part over it would replace it with a file.
+            try (OutputStream stream = Files.newOutputStream(target)) {
+                invalid = write(counting(stream, written), records, seed, invalidRate, bar);
+            }
+        } else {
+            invalid = generate(target, records, seed, invalidRate, bar);
+            written[0] = Files.size(target);
+        }
         bar.done();
         double seconds = (System.nanoTime() - started) / 1e9;
-        System.out.printf(Locale.ROOT, "wrote %d records%s, %d bytes to %s in %.1f s (%.0f records/s)%n",
-                records, invalidRate > 0 ? " (" + invalid + " invalid on purpose)" : "", Files.size(target), target,
-                seconds, records / Math.max(seconds, 1e-9));
+        // Beside the records on standard output, the summary goes to the error stream.
+        (toStdout || asIs ? System.err : System.out).printf(Locale.ROOT,
+                "wrote %d records%s, %d bytes to %s in %.1f s (%.0f records/s)%n",
+                records, invalidRate > 0 ? " (" + invalid + " invalid on purpose)" : "", written[0],
+                toStdout ? "standard output" : target, seconds, records / Math.max(seconds, 1e-9));
         return 0;
+    }
+
+    private static OutputStream counting(OutputStream stream, long[] count) {
+        return new java.io.FilterOutputStream(stream) {
+            @Override
+            public void write(int b) throws IOException {
+                out.write(b);
+                count[0]++;
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                out.write(b, off, len);
+                count[0] += len;
+            }
+        };
     }
 
     /** Writes {@code count} persons with ids 1..count; used by tests and the bench as well. */

@@ -1,0 +1,60 @@
+package io.xmlingest.datagen;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** Where datagen writes: a file is written beside and renamed; anything else is written as it is, or refused. */
+class DatagenCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cli = DatagenCommand.commandLine();
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    @Test
+    void aPipeIsWrittenAsItIsNotReplacedByAFile() throws Exception {
+        // --out /dev/stdout renamed its FILE.part over the link, and nothing reached the pipe.
+        Path fifo = dir.resolve("pipe");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+        CompletableFuture<String> read = CompletableFuture.supplyAsync(() -> {
+            try (InputStream in = Files.newInputStream(fifo)) {
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+
+        assertThat(run("--records", "2", "--no-progress", "--out", fifo.toString())).isZero();
+
+        String xml = read.get(60, TimeUnit.SECONDS);
+        assertThat(xml).startsWith("<?xml").contains("<person id=\"2\"").endsWith("</persons>\n");
+        assertThat(Files.isRegularFile(fifo)).isFalse();
+        assertThat(dir.resolve("pipe.part")).doesNotExist();
+    }
+
+    @Test
+    void aDirectoryOrAMissingOneIsRefusedInOneLine() {
+        assertThat(run("--records", "2", "--out", dir.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("--out " + dir + " is a directory").doesNotContain("\tat ");
+        Path missing = dir.resolve("no").resolve("x.xml");
+        assertThat(run("--records", "2", "--out", missing.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("the directory " + missing.getParent() + " does not exist");
+    }
+}
