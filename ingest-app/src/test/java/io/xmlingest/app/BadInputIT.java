@@ -69,6 +69,37 @@ class BadInputIT {
     }
 
     @Test
+    void theTotalCountsWhatFailedFilesPublishedAndTheSameContentTwiceIsNamed() throws Exception {
+        StringBuilder body = new StringBuilder();
+        for (int i = 1; i <= 25; i++) {
+            body.append(person(i, "1.00"));
+        }
+        Path broken = file("broken2.xml", body + "<person id=\"26\"><firstName>broken</lastName>\n");
+        Path good = file("good.xml", person(1, "1.00") + person(2, "2.00") + "</persons>\n");
+        Path again = Files.copy(good, good.resolveSibling("again.xml"));
+        Path none = Files.writeString(good.resolveSibling("none.xml"), "<other/>\n");
+        String topic = TestBroker.uniqueTopic("total");
+        java.io.PrintStream out = System.out;
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        try {
+            System.setOut(new java.io.PrintStream(printed, true, StandardCharsets.UTF_8));
+            Main.run("ingest", broken.toString(), good.toString(), again.toString(), none.toString(), "--topic", topic,
+                    "--bootstrap-servers", TestBroker.bootstrapServers(), "-s", "page.max.records=10");
+        } finally {
+            System.setOut(out);
+        }
+        String lines = printed.toString(StandardCharsets.UTF_8);
+        // Before, the total left out the 20 records the failed file had published: 4 against 24 in the topic.
+        assertThat(lines).contains("total: 4 files, 1 failed, 24 records published, 0 rejected");
+        assertThat(TestBroker.readCommitted(TestBroker.bootstrapServers(), topic)).hasSize(24);
+        // ingest publishes what it is given, and says so when it is given the same content twice.
+        assertThat(lines).contains(again + ": its content is that of " + good + " (file id ")
+                .contains("and its records were published again");
+        assertThat(lines).contains("none.xml: 0 records").contains("it holds no {urn:xmlingest:sample:persons}person "
+                + "element (setting record.element)");
+    }
+
+    @Test
     void anInvalidSettingStopsBeforeAnythingRuns() throws Exception {
         Path f = file("ok.xml", person(1, "1.00") + "</persons>\n");
         int exit = Main.run("ingest", f.toString(), "--topic", "never-created", "--bootstrap-servers",

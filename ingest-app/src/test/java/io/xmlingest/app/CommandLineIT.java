@@ -14,11 +14,17 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import io.xmlingest.app.AppProcess.Result;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -80,6 +86,31 @@ class CommandLineIT {
             assertThat(uniqueIds(read.stdout())).hasSize(3_000);
             assertThat(read.stdout()).hasSize(3_000);
             assertThat(dir.resolve(".xmlingest")).doesNotExist();
+            // Another command on the running broker's data directory is refused before it touches it: it had rewritten
+            // the running broker's metadata log, which crashed the broker and lost a topic it had just made.
+            Result second = run("read", "--topic", "people", "-s", "embedded.data.dir=" + dir.resolve("broker-data"));
+            assertThat(second.exit()).isEqualTo(2);
+            assertThat(second.stderr()).contains("is in use by another broker").contains("(setting: embedded.data.dir)");
+            Result still = run("read", "--topic", "people", "--bootstrap-servers", address);
+            assertThat(still.stdout()).as(still.stderr()).hasSize(3_000);
+            // A tombstone (the worker deletes old checkpoints with them) is printed as null: read stopped there with
+            // a NullPointerException.
+            Properties p = new Properties();
+            p.put("bootstrap.servers", address);
+            try (Admin admin = Admin.create(p)) {
+                admin.createTopics(List.of(new NewTopic("tombs", 1, (short) 1))).all().get(60, TimeUnit.SECONDS);
+            }
+            p.put("key.serializer", ByteArraySerializer.class.getName());
+            p.put("value.serializer", ByteArraySerializer.class.getName());
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
+                for (String value : new String[] {"{\"a\":1}", null, "{\"b\":2}"}) {
+                    producer.send(new ProducerRecord<>("tombs", "k".getBytes(StandardCharsets.UTF_8),
+                            value == null ? null : value.getBytes(StandardCharsets.UTF_8))).get(60, TimeUnit.SECONDS);
+                }
+            }
+            Result tombs = run("read", "--topic", "tombs", "--bootstrap-servers", address);
+            assertThat(tombs.exit()).as(tombs.stderr()).isZero();
+            assertThat(tombs.stdout()).containsExactly("{\"a\":1}", "null", "{\"b\":2}");
             // A topic that is not there is a setting to fix, not Kafka being away (it was exit 1, as if a file failed).
             Result missing = run("read", "--topic", "peple", "--bootstrap-servers", address);
             assertThat(missing.exit()).isEqualTo(2);
@@ -115,6 +146,16 @@ class CommandLineIT {
         assertThat(out.lines().toList()).singleElement().asString().startsWith("wrote 5000 records");
         assertThat(dir.resolve("d.xml")).exists();
         assertThat(dir.resolve("d.xml.part")).doesNotExist();
+
+        // '-' is standard output, the summary then on the error stream (before, a file named '-').
+        Process piped = new ProcessBuilder(AppProcess.javaBin(), "-jar", jar.toString(), "--records", "3", "--out", "-")
+                .directory(dir.toFile()).redirectError(dir.resolve("piped.err").toFile()).start();
+        String xml = new String(piped.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(piped.waitFor(2, TimeUnit.MINUTES)).isTrue();
+        assertThat(piped.exitValue()).isZero();
+        assertThat(xml).startsWith("<?xml").contains("<person id=\"3\"").endsWith("</persons>\n");
+        assertThat(Files.readString(dir.resolve("piped.err"))).contains("wrote 3 records").contains("to standard output");
+        assertThat(dir.resolve("-")).doesNotExist();
     }
 
     @Test
@@ -185,6 +226,10 @@ class CommandLineIT {
         Result badEnv = runWith(Map.of("XMLINGEST_PAGE_MAX_RECORD", "77"), "config");
         assertThat(badEnv.exit()).isEqualTo(2);
         assertThat(badEnv.stderr()).contains("XMLINGEST_PAGE_MAX_RECORD");
+
+        Result negative = run("read", "--topic", "t", "--max", "-1");
+        assertThat(negative.exit()).isEqualTo(2);
+        assertThat(negative.stderr()).contains("--max must be 0 or more, not -1");
 
         Result help = run("ingest", "--help");
         assertThat(help.exit()).isZero();

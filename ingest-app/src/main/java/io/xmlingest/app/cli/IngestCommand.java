@@ -14,6 +14,7 @@ import io.xmlingest.core.publish.KafkaPagePublisher;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
@@ -61,15 +62,26 @@ final class IngestCommand implements Callable<Integer> {
              KafkaPagePublisher publisher = KafkaPagePublisher.open(kafka.config())) {
             Listener listener = new Listener(progress && System.console() != null);
             IngestionPipeline pipeline = IngestionPipeline.create(kafka.config(), model, publisher, listener);
+            Map<String, Path> seen = new HashMap<>();
             for (Path file : files) {
                 listener.startFile();
                 try {
                     FileSummary s = pipeline.ingest(file);
                     records += s.records();
                     rejected += s.rejected();
-                    System.out.println(describe(s));
+                    System.out.println(describe(s) + (s.records() + s.rejected() == 0
+                            ? "; it holds no " + model.elements() + " element (setting record.element)" : ""));
+                    Path before = seen.putIfAbsent(s.fileId(), file);
+                    if (before != null) {
+                        // ingest publishes what it is given; only the worker knows a content it has ingested before.
+                        System.out.println(file + ": its content is that of " + before + " (file id " + s.fileId()
+                                + "), and its records were published again");
+                    }
                 } catch (FileFailedException e) {
                     failed++;
+                    // What Kafka took of a failed file is in the topic all the same, so it counts in the total.
+                    records += listener.acknowledged;
+                    rejected += listener.rejected;
                     LOG.error("file failed: {}", e.getMessage());
                     System.out.println(file + ": FAILED: " + e.getMessage() + "; " + listener.sofar());
                 }
@@ -77,7 +89,8 @@ final class IngestCommand implements Callable<Integer> {
         }
         if (files.size() > 1) {
             double seconds = (System.nanoTime() - started) / 1e9;
-            System.out.printf(Locale.ROOT, "total: %d files, %d failed, %d records, %d rejected, %.1f s, %.0f records/s%n",
+            System.out.printf(Locale.ROOT,
+                    "total: %d files, %d failed, %d records published, %d rejected, %.1f s, %.0f records/s%n",
                     files.size(), failed, records, rejected, seconds, records / Math.max(seconds, 1e-9));
         }
         return failed > 0 ? ExitCodes.FILE_FAILED : rejected > 0 ? ExitCodes.RECORDS_REJECTED : ExitCodes.OK;

@@ -20,6 +20,7 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -34,14 +35,19 @@ final class ReadCommand implements Callable<Integer> {
     @Option(names = "--topic", paramLabel = "TOPIC[,TOPIC...]", description = "The topic or topics to read (setting topic).")
     String topic;
 
-    @Option(names = "--max", paramLabel = "N", description = "Stop after N records.")
+    @Option(names = "--max", paramLabel = "N", description = "Stop after N records (0: print none).")
     long max = Long.MAX_VALUE;
 
     @Mixin
     SettingsOptions options;
 
+    private static final byte[] NULL = "null".getBytes(StandardCharsets.US_ASCII);
+
     @Override
     public Integer call() {
+        if (max < 0) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--max must be 0 or more, not " + max);
+        }
         IngestConfig settings = options.resolve(topic == null ? Map.of() : Map.of(IngestSettings.TOPIC.key(), topic));
         List<String> names = settings.get(IngestSettings.TOPIC);
         PrintStream out = new PrintStream(new BufferedOutputStream(System.out, 1 << 16), false, StandardCharsets.UTF_8);
@@ -74,7 +80,9 @@ final class ReadCommand implements Callable<Integer> {
                     if (r.offset() >= end.get(new TopicPartition(r.topic(), r.partition())) || printed >= max) {
                         continue;
                     }
-                    out.write(r.value(), 0, r.value().length);
+                    // A tombstone (a deleted checkpoint, say) has no value: JSON's null, so every line stays one value.
+                    byte[] value = r.value() == null ? NULL : r.value();
+                    out.write(value, 0, value.length);
                     out.write('\n');
                     printed++;
                 }

@@ -17,7 +17,8 @@ import picocli.CommandLine.Option;
 public final class SettingsOptions {
 
     @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT[,...]",
-            description = "Kafka brokers. Without it, an embedded single-node broker is started over a local data directory.")
+            description = "Kafka brokers. Without it, a command that talks to Kafka starts an embedded single-node "
+                    + "broker over a local data directory.")
     String bootstrapServers;
 
     @Option(names = {"-s", "--set"}, paramLabel = "KEY=VALUE",
