@@ -231,6 +231,11 @@ class CommandLineIT {
         assertThat(negative.exit()).isEqualTo(2);
         assertThat(negative.stderr()).contains("--max must be 0 or more, not -1");
 
+        Result unwritable = run("schema", "--out", "no-such-dir/x.json");
+        assertThat(unwritable.exit()).isEqualTo(1);
+        assertThat(unwritable.stderr()).contains("cannot write the schema to no-such-dir/x.json: its directory does not exist")
+                .doesNotContain("\tat ");
+
         Result help = run("ingest", "--help");
         assertThat(help.exit()).isZero();
         assertThat(String.join("\n", help.stdout())).contains("Examples:").contains("--bootstrap-servers");

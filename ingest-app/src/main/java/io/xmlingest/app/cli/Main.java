@@ -50,7 +50,8 @@ public final class Main {
             if (e instanceof RetriableIngestException) {
                 return ExitCodes.KAFKA_UNAVAILABLE;
             }
-            if (e instanceof FileFailedException) {
+            if (e instanceof FileFailedException || e instanceof java.io.UncheckedIOException) {
+                // A file that cannot be read or written: its message says which and why, a stack trace adds nothing.
                 return ExitCodes.FILE_FAILED;
             }
             e.printStackTrace(commandLine.getErr());
