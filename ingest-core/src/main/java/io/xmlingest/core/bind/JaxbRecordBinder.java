@@ -158,6 +158,9 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
                 // JAXB quotes a value parser's refusal with its class name; the reason is the message itself.
                 detail = detail.substring(refusal.getClass().getName().length() + 2);
             }
+            if (Causes.find(linked, InstantiationException.class::isInstance) != null) {
+                detail += ": its type is abstract, so the element needs an xsi:type naming a type derived from it";
+            }
             String element = firstEventElement == null ? "" : " (in element <" + firstEventElement + ">)";
             if (schema != null && firstEvent.getLinkedException() instanceof SAXParseException) {
                 // The validator, not JAXB, refused it: say so, since the fix is in the data or the schema, not the model.

@@ -251,6 +251,23 @@ class UnmappedContentTest {
     }
 
     @Test
+    void anAbstractTypeWithoutXsiTypeSaysWhatIsMissing() throws Exception {
+        JAXBContext drawings = JAXBContext.newInstance(io.xmlingest.core.bind.shapes.Drawing.class);
+        JaxbRecordBinder<io.xmlingest.core.bind.shapes.Drawing> binder = new JaxbRecordBinder<>(drawings,
+                io.xmlingest.core.bind.shapes.Drawing.class, null, false);
+        String xml = "<drawing xmlns='urn:xmlingest:test:shapes' xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'>"
+                + "<shape xsi:type='Circle'><radius>1.5</radius></shape><shape><radius>2</radius></shape></drawing>";
+        javax.xml.stream.XMLStreamReader r = javax.xml.stream.XMLInputFactory.newFactory()
+                .createXMLStreamReader(new java.io.StringReader(xml));
+        r.nextTag();
+        // JAXB said only 'Unable to create an instance of ...Shape'.
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> binder.bind(r, ErrorLocation.ofFile("d.xml")))
+                .isInstanceOf(RecordRejectedException.class)
+                .hasMessageContaining("its type is abstract, so the element needs an xsi:type naming a type derived from it")
+                .hasMessageContaining("(in element <shape>)");
+    }
+
+    @Test
     void dropLeavesItOutAsJaxbDoes() throws Exception {
         List<String> out = bindAll(true, UNMAPPED);
 
