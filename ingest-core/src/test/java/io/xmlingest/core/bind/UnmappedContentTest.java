@@ -4,19 +4,29 @@ import static io.xmlingest.core.bind.JaxbRecordBinderTest.GOOD_BODY;
 import static io.xmlingest.core.bind.JaxbRecordBinderTest.person;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.xmlingest.core.bind.adapted.Money;
+import io.xmlingest.core.bind.adapted.Order;
+import io.xmlingest.core.bind.shapes.Drawing;
 import io.xmlingest.core.encode.JsonRecordEncoder;
+import io.xmlingest.core.encode.model.Parcel;
+import io.xmlingest.core.encode.open.Contact;
+import io.xmlingest.core.encode.open.Envelope;
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.RecordRejectedException;
 import io.xmlingest.core.split.StaxRecordSplitter;
 import io.xmlingest.core.split.XmlLimits;
 import io.xmlingest.sample.persons.Person;
 import jakarta.xml.bind.JAXBContext;
+import java.io.StringReader;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import javax.xml.namespace.QName;
+import javax.xml.stream.XMLInputFactory;
+import javax.xml.stream.XMLStreamReader;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -124,58 +134,55 @@ class UnmappedContentTest {
         assertThat(out.get(4)).isEqualTo(GOOD_JSON);
     }
 
+    /** Binds records of one model, each given as a document of its own, with one binder as a binder thread does. */
+    private static final class Documents<T> {
+        private final JaxbRecordBinder<T> binder;
+
+        Documents(Class<T> type) throws Exception {
+            binder = new JaxbRecordBinder<>(JAXBContext.newInstance(type), type, null, false);
+        }
+
+        /** The bound record, or the message of its rejection. */
+        Object bind(String xml) throws Exception {
+            XMLStreamReader r = XMLInputFactory.newFactory().createXMLStreamReader(new StringReader(xml));
+            r.nextTag();
+            try {
+                return binder.bind(r, ErrorLocation.ofFile("r.xml"));
+            } catch (RecordRejectedException e) {
+                return e.getMessage();
+            }
+        }
+
+        /** The record as its message's JSON, or the message of its rejection. */
+        String json(String xml) throws Exception {
+            Object bound = bind(xml);
+            return bound instanceof String rejected ? rejected
+                    : new String(new JsonRecordEncoder().encode(bound), StandardCharsets.UTF_8);
+        }
+    }
+
     @Test
     void anElementOfTheSameLocalNameFromAnotherNamespaceIsTheWildcardsNotARepeat() throws Exception {
         // Envelope holds one <from> and a lax wildcard; o:from, in another namespace, is the wildcard's, with its
         // attribute. Matched by local name alone, it was rejected as a second <from> or an attribute with no place.
-        JAXBContext envelopes = JAXBContext.newInstance(io.xmlingest.core.encode.open.Envelope.class);
-        JaxbRecordBinder<io.xmlingest.core.encode.open.Envelope> binder = new JaxbRecordBinder<>(envelopes,
-                io.xmlingest.core.encode.open.Envelope.class, null, false);
-        for (String xml : List.of(
-                "<envelope xmlns='urn:xmlingest:test:contact' xmlns:o='urn:o'><from>me</from><o:from a='1'>x</o:from></envelope>",
-                "<envelope xmlns='urn:xmlingest:test:contact' xmlns:o='urn:o'><from>me</from><from>you</from></envelope>")) {
-            javax.xml.stream.XMLStreamReader r = javax.xml.stream.XMLInputFactory.newFactory()
-                    .createXMLStreamReader(new java.io.StringReader(xml));
-            r.nextTag();
-            Object out;
-            try {
-                out = new String(new JsonRecordEncoder().encode(binder.bind(r, ErrorLocation.ofFile("e.xml"))),
-                        StandardCharsets.UTF_8);
-            } catch (RecordRejectedException e) {
-                out = e.getMessage();
-            }
-            if (xml.contains("o:from")) {
-                assertThat(out).isEqualTo("{\"from\":\"me\",\"any\":[{\"{urn:o}from\":{\"a\":\"1\",\"value\":\"x\"}}]}");
-            } else {
-                assertThat((String) out).contains("element <from> appears again");
-            }
-        }
+        Documents<Envelope> envelopes = new Documents<>(Envelope.class);
+        String head = "<envelope xmlns='urn:xmlingest:test:contact' xmlns:o='urn:o'><from>me</from>";
+        assertThat(envelopes.json(head + "<o:from a='1'>x</o:from></envelope>"))
+                .isEqualTo("{\"from\":\"me\",\"any\":[{\"{urn:o}from\":{\"a\":\"1\",\"value\":\"x\"}}]}");
+        assertThat(envelopes.json(head + "<from>you</from></envelope>")).contains("element <from> appears again");
     }
 
     @Test
     void aSecondItemOfAChoiceHeldOnceIsRejectedWhateverItsName() throws Exception {
         // Contact holds one <channel>, for which <fax> and <pager> may stand (a substitution group): JAXB kept the last
         // of them and published the record without the others.
-        JAXBContext contacts = JAXBContext.newInstance(io.xmlingest.core.encode.open.Contact.class);
-        JaxbRecordBinder<io.xmlingest.core.encode.open.Contact> binder = new JaxbRecordBinder<>(contacts,
-                io.xmlingest.core.encode.open.Contact.class, null, false);
+        Documents<Contact> contacts = new Documents<>(Contact.class);
         List<String> out = new ArrayList<>();
-        for (String channels : List.of("<fax>1</fax>", "<channel>a</channel><fax>1</fax>", "<pager>2</pager><pager>3</pager>",
+        for (String content : List.of("<fax>1</fax>", "<channel>a</channel><fax>1</fax>", "<pager>2</pager><pager>3</pager>",
                 "<fax>1</fax><o:fax>x</o:fax>", "<channel xsi:nil='true'>kept?</channel>", "<channel xsi:nil='true'/>",
                 "<count xsi:nil='true'>5</count>", "<weight unit='kg'>5</weight>")) {
-            String xml = "<contact xmlns='urn:xmlingest:test:contact' xmlns:o='urn:o' id='c'"
-                    + " xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'><email>e</email>"
-                    + (channels.startsWith("<count") || channels.startsWith("<weight") ? "" : channels)
-                    + (channels.startsWith("<count") || channels.startsWith("<weight") ? channels : "") + "</contact>";
-            javax.xml.stream.XMLStreamReader r = javax.xml.stream.XMLInputFactory.newFactory()
-                    .createXMLStreamReader(new java.io.StringReader(xml));
-            r.nextTag();
-            try {
-                out.add(new String(new JsonRecordEncoder().encode(binder.bind(r, ErrorLocation.ofFile("c.xml"))),
-                        StandardCharsets.UTF_8));
-            } catch (RecordRejectedException e) {
-                out.add(e.getMessage());
-            }
+            out.add(contacts.json("<contact xmlns='urn:xmlingest:test:contact' xmlns:o='urn:o' id='c'"
+                    + " xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'><email>e</email>" + content + "</contact>"));
         }
         assertThat(out.get(0)).isEqualTo("{\"id\":\"c\",\"emailOrPhone\":[{\"email\":\"e\"}],\"channel\":{\"fax\":\"1\"}}");
         assertThat(out.get(1)).contains("element <fax> is a second item of channel, and the model holds one of them");
@@ -194,25 +201,14 @@ class UnmappedContentTest {
     void anXsiTypeThatIsNoKindOfTheDeclaredTypeIsRejected() throws Exception {
         // JAXB bound <to xsi:type="ExpressParcel"> as an ExpressParcel in a Place field: a message the model's
         // JSON Schema has no room for.
-        JAXBContext parcels = JAXBContext.newInstance(io.xmlingest.core.encode.model.Parcel.class);
-        JaxbRecordBinder<io.xmlingest.core.encode.model.Parcel> binder = new JaxbRecordBinder<>(parcels,
-                io.xmlingest.core.encode.model.Parcel.class, null, false);
+        Documents<Parcel> parcels = new Documents<>(Parcel.class);
         List<String> out = new ArrayList<>();
         for (String to : List.of("<to xsi:type='Locker'><city>B</city><locker>3</locker></to><via xsi:type='HeatedLocker'>"
                         + "<city>C</city><locker>4</locker></via>",
                 "<to xsi:type='ExpressParcel'><id>q</id><to><city>x</city></to><by>air</by></to>",
                 "<to><city>B</city></to><via xsi:type='ExpressParcel'><id>q</id></via>")) {
-            String xml = "<parcel xmlns='urn:xmlingest:test:parcel' xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'>"
-                    + "<id>p</id>" + to + "</parcel>";
-            javax.xml.stream.XMLStreamReader r = javax.xml.stream.XMLInputFactory.newFactory()
-                    .createXMLStreamReader(new java.io.StringReader(xml));
-            r.nextTag();
-            try {
-                out.add(new String(new JsonRecordEncoder().encode(binder.bind(r, ErrorLocation.ofFile("p.xml"))),
-                        StandardCharsets.UTF_8));
-            } catch (RecordRejectedException e) {
-                out.add(e.getMessage());
-            }
+            out.add(parcels.json("<parcel xmlns='urn:xmlingest:test:parcel' "
+                    + "xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'><id>p</id>" + to + "</parcel>"));
         }
         assertThat(out.get(0)).startsWith("{\"id\":\"p\",\"to\":{");
         assertThat(out.get(1)).contains("element <to> has xsi:type=\"ExpressParcel\", which is not a kind of its "
@@ -222,49 +218,28 @@ class UnmappedContentTest {
 
     @Test
     void anAdaptedFieldOrAChoiceOfThePropertysTypeBindsAndANilElementsAttributesAreNotLostSilently() throws Exception {
-        JAXBContext orders = JAXBContext.newInstance(io.xmlingest.core.bind.adapted.Order.class);
-        JaxbRecordBinder<io.xmlingest.core.bind.adapted.Order> binder = new JaxbRecordBinder<>(orders,
-                io.xmlingest.core.bind.adapted.Order.class, null, false);
-        List<Object> out = new ArrayList<>();
-        for (String body : List.of(
-                "<price currency='GBP'>9.99</price><item><name>a</name></item><gift><name>b</name></gift><note xsi:nil='true'/>",
-                "<note xsi:nil='true' lang='en'/>")) {
-            String xml = "<order xmlns='urn:xmlingest:test:adapted' xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'"
-                    + " id='1'>" + body + "</order>";
-            javax.xml.stream.XMLStreamReader r = javax.xml.stream.XMLInputFactory.newFactory()
-                    .createXMLStreamReader(new java.io.StringReader(xml));
-            r.nextTag();
-            try {
-                out.add(binder.bind(r, ErrorLocation.ofFile("o.xml")));
-            } catch (RecordRejectedException e) {
-                out.add(e.getMessage());
-            }
-        }
+        Documents<Order> orders = new Documents<>(Order.class);
+        String head = "<order xmlns='urn:xmlingest:test:adapted' xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance' id='1'>";
         // JAXB makes a MoneyXml for the adapter and an Item for each alternative: the xsi:type check, armed for
         // every element, took them for elements of a foreign type and rejected the record.
-        assertThat(out.get(0)).isInstanceOfSatisfying(io.xmlingest.core.bind.adapted.Order.class, o -> {
-            assertThat(o.price).isEqualTo(new io.xmlingest.core.bind.adapted.Money(new java.math.BigDecimal("9.99"), "GBP"));
-            assertThat(o.items).extracting(i -> i.name).containsExactly("a", "b");
-        });
+        assertThat(orders.bind(head + "<price currency='GBP'>9.99</price><item><name>a</name></item><gift><name>b</name>"
+                + "</gift><note xsi:nil='true'/></order>")).isInstanceOfSatisfying(Order.class, o -> {
+                    assertThat(o.price).isEqualTo(new Money(new BigDecimal("9.99"), "GBP"));
+                    assertThat(o.items).extracting(i -> i.name).containsExactly("a", "b");
+                });
         // A nil element not held in a JAXBElement binds as null: its attribute went with it, without a word.
-        assertThat((String) out.get(1)).contains("attribute lang of <note> would be lost: the element is nil (xsi:nil)");
+        assertThat(orders.bind(head + "<note xsi:nil='true' lang='en'/></order>")).asString()
+                .contains("attribute lang of <note> would be lost: the element is nil (xsi:nil)");
     }
 
     @Test
     void anAbstractTypeWithoutXsiTypeSaysWhatIsMissing() throws Exception {
-        JAXBContext drawings = JAXBContext.newInstance(io.xmlingest.core.bind.shapes.Drawing.class);
-        JaxbRecordBinder<io.xmlingest.core.bind.shapes.Drawing> binder = new JaxbRecordBinder<>(drawings,
-                io.xmlingest.core.bind.shapes.Drawing.class, null, false);
-        String xml = "<drawing xmlns='urn:xmlingest:test:shapes' xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'>"
-                + "<shape xsi:type='Circle'><radius>1.5</radius></shape><shape><radius>2</radius></shape></drawing>";
-        javax.xml.stream.XMLStreamReader r = javax.xml.stream.XMLInputFactory.newFactory()
-                .createXMLStreamReader(new java.io.StringReader(xml));
-        r.nextTag();
         // JAXB said only 'Unable to create an instance of ...Shape'.
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> binder.bind(r, ErrorLocation.ofFile("d.xml")))
-                .isInstanceOf(RecordRejectedException.class)
-                .hasMessageContaining("its type is abstract, so the element needs an xsi:type naming a type derived from it")
-                .hasMessageContaining("(in element <shape>)");
+        assertThat(new Documents<>(Drawing.class).bind("<drawing xmlns='urn:xmlingest:test:shapes' "
+                + "xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'><shape xsi:type='Circle'><radius>1.5</radius>"
+                + "</shape><shape><radius>2</radius></shape></drawing>")).asString()
+                .contains("its type is abstract, so the element needs an xsi:type naming a type derived from it")
+                .contains("(in element <shape>)");
     }
 
     @Test
