@@ -1,6 +1,11 @@
 package io.xmlingest.datagen;
 
+import io.xmlingest.core.error.IoProblems;
 import io.xmlingest.sample.persons.Person;
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -10,11 +15,11 @@ import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import javax.xml.namespace.QName;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code java -jar datagen.jar --records N [--out FILE] [--seed S]}: writes a persons file. */
 @Command(name = "datagen", mixinStandardHelpOptions = true, versionProvider = DatagenCommand.VersionText.class,
@@ -65,21 +70,12 @@ public final class DatagenCommand implements Callable<Integer> {
     static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new DatagenCommand());
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            // A file that cannot be written is the user's to fix: one line, not a stack trace.
-            commandLine.getErr().println("error: " + (e instanceof IOException ? describe((IOException) e) : e.toString()));
+            // A file or pipe that cannot be written is the user's to fix: one line, not a stack trace.
+            String what = e instanceof IOException || e.getMessage() == null ? "cannot write the records" : e.getMessage();
+            commandLine.getErr().println("error: " + what + ": " + IoProblems.why(e));
             return 1;
         });
         return cli;
-    }
-
-    private static String describe(IOException e) {
-        if (e instanceof java.nio.file.NoSuchFileException) {
-            return "cannot write " + e.getMessage() + ": its directory does not exist";
-        }
-        if (e instanceof java.nio.file.AccessDeniedException) {
-            return "cannot write " + e.getMessage() + ": permission denied";
-        }
-        return "cannot write the file: " + e.getMessage();
     }
 
     @Override
@@ -97,51 +93,54 @@ public final class DatagenCommand implements Callable<Integer> {
         }
         Path parent = target.toAbsolutePath().getParent();
         if (!toStdout && parent != null && !Files.isDirectory(parent)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--out " + target + ": the directory "
-                    + parent + " does not exist");
+            throw new CommandLine.ParameterException(spec.commandLine(), "--out " + target + ": " + parent
+                    + (Files.exists(parent) ? " is not a directory" : " does not exist"));
         }
-        boolean asIs = !toStdout && Files.exists(target) && !Files.isRegularFile(target);
+        // A link (/dev/stdout is one) or a pipe or device is written through: a .part renamed over it would replace it.
+        boolean asIs = !toStdout && (Files.isSymbolicLink(target) || (Files.exists(target) && !Files.isRegularFile(target)));
         long started = System.nanoTime();
         Progress bar = new Progress(progress && System.console() != null, records, System.err);
-        long[] written = new long[1];
+        long written;
         long invalid;
-        if (toStdout) {
-            OutputStream stdout = new java.io.BufferedOutputStream(new java.io.FileOutputStream(java.io.FileDescriptor.out),
-                    1 << 16);
-            invalid = write(counting(stdout, written), records, seed, invalidRate, bar);
-        } else if (asIs) {
-            // A pipe or a device (/dev/stdout): renaming a .part over it would replace it with a file.
-            try (OutputStream stream = Files.newOutputStream(target)) {
-                invalid = write(counting(stream, written), records, seed, invalidRate, bar);
+        if (toStdout || asIs) {
+            OutputStream raw = toStdout ? new FileOutputStream(FileDescriptor.out) : Files.newOutputStream(target);
+            try (CountingOutputStream stream = new CountingOutputStream(new BufferedOutputStream(raw, 1 << 16))) {
+                invalid = write(stream, records, seed, invalidRate, bar);
+                written = stream.count;
             }
         } else {
             invalid = generate(target, records, seed, invalidRate, bar);
-            written[0] = Files.size(target);
+            written = Files.size(target);
         }
         bar.done();
         double seconds = (System.nanoTime() - started) / 1e9;
         // Beside the records on standard output, the summary goes to the error stream.
         (toStdout || asIs ? System.err : System.out).printf(Locale.ROOT,
                 "wrote %d records%s, %d bytes to %s in %.1f s (%.0f records/s)%n",
-                records, invalidRate > 0 ? " (" + invalid + " invalid on purpose)" : "", written[0],
+                records, invalidRate > 0 ? " (" + invalid + " invalid on purpose)" : "", written,
                 toStdout ? "standard output" : target, seconds, records / Math.max(seconds, 1e-9));
         return 0;
     }
 
-    private static OutputStream counting(OutputStream stream, long[] count) {
-        return new java.io.FilterOutputStream(stream) {
-            @Override
-            public void write(int b) throws IOException {
-                out.write(b);
-                count[0]++;
-            }
+    /** Counts what passes, for the summary of a stream whose size cannot be asked afterwards. */
+    private static final class CountingOutputStream extends FilterOutputStream {
+        long count;
 
-            @Override
-            public void write(byte[] b, int off, int len) throws IOException {
-                out.write(b, off, len);
-                count[0] += len;
-            }
-        };
+        CountingOutputStream(OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            out.write(b);
+            count++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+            count += len;
+        }
     }
 
     /** Writes {@code count} persons with ids 1..count; used by tests and the bench as well. */

@@ -50,11 +50,24 @@ class DatagenCommandTest {
     }
 
     @Test
-    void aDirectoryOrAMissingOneIsRefusedInOneLine() {
+    void aLinkIsWrittenThroughNotReplaced() throws Exception {
+        // /dev/stdout is a link to /proc/self/fd/1, which is a regular file when standard output is redirected to one:
+        // the .part was renamed over the link.
+        Path target = Files.writeString(dir.resolve("target.xml"), "");
+        Path link = Files.createSymbolicLink(dir.resolve("link.xml"), target);
+
+        assertThat(run("--records", "2", "--no-progress", "--out", link.toString())).isZero();
+
+        assertThat(Files.isSymbolicLink(link)).isTrue();
+        assertThat(Files.readString(target)).startsWith("<?xml").contains("<person id=\"2\"");
+    }
+
+    @Test
+    void aDirectoryOrAMissingOneIsRefused() {
         assertThat(run("--records", "2", "--out", dir.toString())).isEqualTo(2);
         assertThat(err.toString()).contains("--out " + dir + " is a directory").doesNotContain("\tat ");
         Path missing = dir.resolve("no").resolve("x.xml");
         assertThat(run("--records", "2", "--out", missing.toString())).isEqualTo(2);
-        assertThat(err.toString()).contains("the directory " + missing.getParent() + " does not exist");
+        assertThat(err.toString()).contains("--out " + missing + ": " + missing.getParent() + " does not exist");
     }
 }

@@ -1,7 +1,10 @@
 package io.xmlingest.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.xmlingest.app.kafka.EmbeddedKafkaBroker;
+import io.xmlingest.core.error.ConfigException;
 import io.xmlingest.datagen.DatagenCommand;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -122,6 +125,23 @@ class CommandLineIT {
     }
 
     @Test
+    void aSecondBrokerInOneJvmIsRefusedAndTheFirstKeepsItsDirectory() throws Exception {
+        Path data = dir.resolve("shared-data");
+        try (EmbeddedKafkaBroker first = EmbeddedKafkaBroker.start(data, "127.0.0.1", 0)) {
+            assertThatThrownBy(() -> EmbeddedKafkaBroker.start(data, "127.0.0.1", 0))
+                    .isInstanceOf(ConfigException.class).hasMessageContaining("is in use by another broker");
+            // Refusing it must not release the first's lock for other processes: closing any channel on the lock file
+            // in this JVM would have.
+            Result other = run("read", "--topic", "t", "-s", "embedded.data.dir=" + data);
+            assertThat(other.exit()).as(other.stderr()).isEqualTo(2);
+            assertThat(other.stderr()).contains("is in use by another broker");
+        }
+        try (EmbeddedKafkaBroker again = EmbeddedKafkaBroker.start(data, "127.0.0.1", 0)) {
+            assertThat(again.bootstrapServers()).startsWith("127.0.0.1:");
+        }
+    }
+
+    @Test
     void datagenRedirectedDrawsNoProgressAndPrintsOnlyItsSummary() throws Exception {
         Path jar = Path.of("..", "datagen", "target", "datagen.jar").toAbsolutePath().normalize();
         assertThat(jar).exists();
@@ -233,7 +253,7 @@ class CommandLineIT {
 
         Result unwritable = run("schema", "--out", "no-such-dir/x.json");
         assertThat(unwritable.exit()).isEqualTo(1);
-        assertThat(unwritable.stderr()).contains("cannot write the schema to no-such-dir/x.json: its directory does not exist")
+        assertThat(unwritable.stderr()).contains("cannot write the schema to no-such-dir/x.json: no such file or directory")
                 .doesNotContain("\tat ");
 
         Result help = run("ingest", "--help");

@@ -1,6 +1,5 @@
 package io.xmlingest.app.cli;
 
-import io.xmlingest.core.pipeline.RecordModel;
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.FileFailedException;
@@ -10,11 +9,12 @@ import io.xmlingest.core.pipeline.FileSummary;
 import io.xmlingest.core.pipeline.IngestListener;
 import io.xmlingest.core.pipeline.IngestionPipeline;
 import io.xmlingest.core.pipeline.PhaseTimes;
+import io.xmlingest.core.pipeline.RecordModel;
 import io.xmlingest.core.publish.KafkaPagePublisher;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;

@@ -3,11 +3,13 @@ package io.xmlingest.app.cli;
 import io.xmlingest.app.kafka.KafkaAuthentication;
 import io.xmlingest.core.error.ConfigException;
 import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.error.IoProblems;
 import io.xmlingest.core.error.RetriableIngestException;
+import java.io.UncheckedIOException;
 import java.util.Optional;
 import org.apache.kafka.common.errors.AuthenticationException;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 @Command(name = "ingest-app", mixinStandardHelpOptions = true, versionProvider = Main.VersionText.class,
         description = "Turns very large XML files into typed records in Apache Kafka.",
@@ -43,14 +45,20 @@ public final class Main {
                 commandLine.getErr().println("error: " + KafkaAuthentication.describe(refused.get()));
                 return ExitCodes.USAGE;
             }
-            commandLine.getErr().println("error: " + e.getMessage());
+            String message = e.getMessage();
+            if (e instanceof UncheckedIOException && e.getCause() != null) {
+                // Its message says which file; the reason is in the cause, which is not printed.
+                String why = IoProblems.why(e.getCause());
+                message = message.contains(why) ? message : message + ": " + why;
+            }
+            commandLine.getErr().println("error: " + message);
             if (e instanceof ConfigException) {
                 return ExitCodes.USAGE;
             }
             if (e instanceof RetriableIngestException) {
                 return ExitCodes.KAFKA_UNAVAILABLE;
             }
-            if (e instanceof FileFailedException || e instanceof java.io.UncheckedIOException) {
+            if (e instanceof FileFailedException || e instanceof UncheckedIOException) {
                 // A file that cannot be read or written: its message says which and why, a stack trace adds nothing.
                 return ExitCodes.FILE_FAILED;
             }

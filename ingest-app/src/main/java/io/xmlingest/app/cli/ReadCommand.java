@@ -23,7 +23,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 @Command(name = "read", mixinStandardHelpOptions = true,
         description = "Prints the topic's records, one JSON value per line, reading committed data only, "
@@ -41,12 +43,15 @@ final class ReadCommand implements Callable<Integer> {
     @Mixin
     SettingsOptions options;
 
+    @Spec
+    CommandSpec spec;
+
     private static final byte[] NULL = "null".getBytes(StandardCharsets.US_ASCII);
 
     @Override
     public Integer call() {
         if (max < 0) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--max must be 0 or more, not " + max);
+            throw new CommandLine.ParameterException(spec.commandLine(), "--max must be 0 or more, not " + max);
         }
         IngestConfig settings = options.resolve(topic == null ? Map.of() : Map.of(IngestSettings.TOPIC.key(), topic));
         List<String> names = settings.get(IngestSettings.TOPIC);

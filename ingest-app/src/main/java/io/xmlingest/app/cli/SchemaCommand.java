@@ -46,9 +46,7 @@ final class SchemaCommand implements Callable<Integer> {
             try {
                 Files.writeString(out, schema, StandardCharsets.UTF_8);
             } catch (IOException e) {
-                String why = e instanceof java.nio.file.NoSuchFileException ? "its directory does not exist"
-                        : e instanceof java.nio.file.AccessDeniedException ? "permission denied" : e.getMessage();
-                throw new UncheckedIOException("cannot write the schema to " + out + ": " + why, e);
+                throw new UncheckedIOException("cannot write the schema to " + out, e);
             }
         }
         return ExitCodes.OK;

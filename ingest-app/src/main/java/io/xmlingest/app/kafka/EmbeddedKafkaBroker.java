@@ -1,6 +1,7 @@
 package io.xmlingest.app.kafka;
 
 import io.xmlingest.app.AppSettings;
+import io.xmlingest.core.error.Causes;
 import io.xmlingest.core.error.ConfigException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -10,7 +11,6 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +18,8 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
@@ -103,7 +105,13 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             try {
                 server.startup();
             } catch (RuntimeException e) {
-                server.shutdown();
+                // Stopped before the lock goes, so no other process takes the directory while its threads still run.
+                try {
+                    server.shutdown();
+                    server.awaitShutdown();
+                } catch (RuntimeException stopping) {
+                    e.addSuppressed(stopping);
+                }
                 throw explain(dataDir, e);
             }
             String bootstrap = advertisedHost(host) + ":" + clientPort;
@@ -114,7 +122,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the broker's data directory " + dataDir, e);
         } finally {
-            release(lock);
+            release(lock, dataDir);
         }
     }
 
@@ -125,29 +133,55 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      * a topic it had just made.
      */
     private static FileChannel lock(Path dataDir) throws IOException {
-        FileChannel channel = FileChannel.open(dataDir.resolve(".xmlingest.lock"), StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE);
+        Path file = lockFile(dataDir);
+        // A process's locks on a file are one: closing any channel on it in this JVM would release a broker's
+        // lock, so a second broker here is refused before it opens one.
+        if (!LOCKED_HERE.add(file)) {
+            throw inUse(dataDir);
+        }
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        } catch (IOException | RuntimeException e) {
+            LOCKED_HERE.remove(file);
+            throw e;
+        }
         try {
             if (channel.tryLock() != null) {
                 return channel;
             }
-        } catch (OverlappingFileLockException e) {
-            // held by this JVM already
+        } catch (IOException | RuntimeException e) {
+            release(channel, dataDir);
+            throw e;
         }
-        channel.close();
-        throw new ConfigException(AppSettings.EMBEDDED_DATA_DIR.key(), "the broker data directory "
+        release(channel, dataDir);
+        throw inUse(dataDir);
+    }
+
+    private static final Set<Path> LOCKED_HERE = ConcurrentHashMap.newKeySet();
+
+    private static Path lockFile(Path dataDir) {
+        return dataDir.resolve(".xmlingest.lock").toAbsolutePath().normalize();
+    }
+
+    private static ConfigException inUse(Path dataDir) {
+        return new ConfigException(AppSettings.EMBEDDED_DATA_DIR.key(), "the broker data directory "
                 + dataDir.toAbsolutePath() + " is in use by another broker (another command using the embedded broker, "
                 + "or a running 'broker' command); wait for it, name a running broker with --bootstrap-servers, or "
                 + "choose another directory");
     }
 
-    private static void release(FileChannel lock) {
-        if (lock != null) {
-            try {
-                lock.close(); // closing the channel releases its lock
-            } catch (IOException e) {
-                // nothing more to release
-            }
+    /** Gives up the directory; null (a lock handed on, or never taken) is nothing to release. */
+    private static void release(FileChannel lock, Path dataDir) {
+        if (lock == null) {
+            return;
+        }
+        try {
+            lock.close(); // closing the channel releases its lock
+        } catch (IOException e) {
+            // nothing more to release
+        } finally {
+            LOCKED_HERE.remove(lockFile(dataDir));
         }
     }
 
@@ -218,12 +252,11 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
 
     private static RuntimeException explain(Path dataDir, RuntimeException e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (String.valueOf(t.getMessage()).contains("lock")) {
-                return new IllegalStateException("the broker data directory " + dataDir.toAbsolutePath()
-                        + " is in use by another broker (a running 'broker' command?); name that broker with "
-                        + "--bootstrap-servers, or choose another directory with embedded.data.dir", e);
-            }
+        if (Causes.find(e, t -> String.valueOf(t.getMessage()).contains("lock")) != null) {
+            // Kafka's own lock, taken by a broker that is not ours (ours is refused before it starts).
+            ConfigException inUse = inUse(dataDir);
+            inUse.addSuppressed(e);
+            return inUse;
         }
         return e;
     }
@@ -246,7 +279,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             server.shutdown();
             server.awaitShutdown();
         } finally {
-            release(lock);
+            release(lock, dataDir);
         }
     }
 }

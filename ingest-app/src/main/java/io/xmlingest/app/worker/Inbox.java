@@ -112,7 +112,7 @@ final class Inbox {
                 try {
                     a = Files.readAttributes(p, BasicFileAttributes.class);
                 } catch (NoSuchFileException e) {
-                    if (Files.isSymbolicLink(p)) {
+                    if (where.equals(dir) && Files.isSymbolicLink(p)) {
                         skipped.add(name);
                         tellOfSkipping(name, "a symbolic link to nothing");
                     }

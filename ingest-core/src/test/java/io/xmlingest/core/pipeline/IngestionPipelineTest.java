@@ -174,7 +174,7 @@ class IngestionPipelineTest {
         assertThatThrownBy(() -> IngestionPipeline.create(config(), new InMemoryPagePublisher(), IngestListener.NONE)
                 .ingest(dir.resolve("gone.xml")))
                 .isInstanceOf(FileFailedException.class)
-                .hasMessageStartingWith("cannot read the file: no such file [file ").hasMessageContaining("gone.xml");
+                .hasMessageStartingWith("cannot read the file: no such file or directory [file ").hasMessageContaining("gone.xml");
 
         RejectedRecords listener = new RejectedRecords();
         // The sample model requires every value a key could be; schema-less records have no such rule.
