@@ -84,7 +84,13 @@ final class Inbox {
                 continue; // a file of that name is still in hand; this one waits its turn
             }
             try {
+                Path linkTarget = Files.isSymbolicLink(candidate) ? Files.readSymbolicLink(candidate) : null;
                 Files.move(candidate, target, StandardCopyOption.ATOMIC_MOVE);
+                if (linkTarget != null && !linkTarget.isAbsolute()) {
+                    // A relative link moved one folder down names nothing: point the claimed one where the original did.
+                    Files.delete(target);
+                    Files.createSymbolicLink(target, dir.resolve(linkTarget).toAbsolutePath().normalize());
+                }
                 return Optional.of(target);
             } catch (NoSuchFileException | FileAlreadyExistsException e) {
                 // another worker took it first

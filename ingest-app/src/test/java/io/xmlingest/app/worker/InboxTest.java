@@ -70,6 +70,18 @@ class InboxTest {
     }
 
     @Test
+    void aRelativeLinkStillNamesItsFileOnceClaimed() throws IOException {
+        Path outside = Files.createDirectories(dir.resolve("exports"));
+        Files.writeString(outside.resolve("big.xml"), "<persons/>");
+        Files.createSymbolicLink(dir.resolve("big.xml"), Path.of("exports", "big.xml"));
+
+        Path claimed = inbox().claimNext().orElseThrow();
+
+        // Moved one folder down as it was, it named processing/w1/exports/big.xml, which is not there: the file failed.
+        assertThat(Files.readString(claimed)).isEqualTo("<persons/>");
+    }
+
+    @Test
     void aFileWithoutARecordedIdentityHasNone() throws IOException {
         Inbox inbox = inbox();
         Path a = claimed(inbox, "a.xml");
