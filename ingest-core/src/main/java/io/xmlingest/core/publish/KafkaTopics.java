@@ -3,6 +3,8 @@ package io.xmlingest.core.publish;
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.RetriableIngestException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -12,10 +14,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -81,19 +85,27 @@ public final class KafkaTopics {
                 throw notReady(topic, timeout, ex);
             }
         }
-        awaitLeaders(admin, specs.stream().map(NewTopic::name).toList(), deadline, timeout);
+        List<TopicPartition> partitions = awaitLeaders(admin, specs.stream().map(NewTopic::name).toList(), deadline, timeout);
+        awaitServing(admin, partitions, deadline, timeout);
     }
 
-    private static void awaitLeaders(Admin admin, List<String> topics, long deadline, Duration timeout) {
+    /** The topics' partitions, once every one has a leader in the cluster's metadata. */
+    private static List<TopicPartition> awaitLeaders(Admin admin, List<String> topics, long deadline, Duration timeout) {
         Throwable last = null;
         List<String> waiting = topics;
+        List<TopicPartition> partitions = new ArrayList<>();
         while (System.nanoTime() < deadline) {
             try {
                 Map<String, TopicDescription> described = admin.describeTopics(waiting)
                         .allTopicNames().get(Math.max(1, (deadline - System.nanoTime()) / 1_000_000), TimeUnit.MILLISECONDS);
+                for (String t : waiting) {
+                    if (ready(described.get(t))) {
+                        described.get(t).partitions().forEach(p -> partitions.add(new TopicPartition(t, p.partition())));
+                    }
+                }
                 waiting = waiting.stream().filter(t -> !ready(described.get(t))).toList();
                 if (waiting.isEmpty()) {
-                    return;
+                    return partitions;
                 }
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
@@ -108,6 +120,35 @@ public final class KafkaTopics {
             sleep(100);
         }
         throw notReady(String.join(", ", waiting), timeout, last);
+    }
+
+    /**
+     * Waits until each partition's leader answers for it. The metadata names a leader before that
+     * broker has taken the partition up; an idempotent producer's first batch, refused then with
+     * NOT_LEADER_OR_FOLLOWER while the next ones were taken, was retried for ever as out of order
+     * (seen in EndToEndIT on a loaded machine: the file failed after kafka.delivery.timeout.ms).
+     * Listing the partitions' end offsets asks each leader itself, as a produce request does.
+     */
+    private static void awaitServing(Admin admin, List<TopicPartition> partitions, long deadline, Duration timeout) {
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        partitions.forEach(p -> latest.put(p, OffsetSpec.latest()));
+        Throwable last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                admin.listOffsets(latest).all().get(Math.max(1, (deadline - System.nanoTime()) / 1_000_000),
+                        TimeUnit.MILLISECONDS);
+                return;
+            } catch (ExecutionException e) {
+                last = e.getCause();
+            } catch (TimeoutException e) {
+                last = e;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw notReady(partitions.get(0).topic(), timeout, e);
+            }
+            sleep(100);
+        }
+        throw notReady(partitions.isEmpty() ? "?" : partitions.get(0).topic(), timeout, last);
     }
 
     private static boolean ready(TopicDescription d) {
