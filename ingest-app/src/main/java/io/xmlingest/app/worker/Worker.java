@@ -7,6 +7,7 @@ import io.xmlingest.app.kafka.KafkaAuthentication;
 import io.xmlingest.core.checkpoint.Checkpoint;
 import io.xmlingest.core.checkpoint.FileState;
 import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.Causes;
 import io.xmlingest.core.error.ConfigException;
 import io.xmlingest.core.error.FileFailedException;
@@ -33,6 +34,7 @@ import java.util.function.Supplier;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -188,7 +190,8 @@ public final class Worker implements Runnable {
                     pause(backoff);
                     backoff = Math.min(maxBackoffMillis, backoff * 2);
                 } catch (RetriableIngestException | KafkaException e) {
-                    kafkaProblem = fenced(e) ? FENCED + workerId + "? Each worker needs its own" : e.getMessage();
+                    String aborted = abortedBy(e);
+                    kafkaProblem = aborted != null ? aborted : e.getMessage();
                     metrics.kafkaLost();
                     closeSession();
                     sharedConnected = false;
@@ -197,10 +200,10 @@ public final class Worker implements Runnable {
                         // Not fatal: credentials are rotated on the cluster and in the worker's settings in turn.
                         kafkaProblem = KafkaAuthentication.describe(refused.get());
                         LOG.warn("{}; trying again in {} ms", kafkaProblem, backoff);
-                    } else if (fenced(e)) {
-                        // Kafka is there; another producer took this worker's transactional id, which is its worker.id.
-                        LOG.warn("{} (or this worker's previous run is still alive); nothing is lost, the file in hand "
-                                + "resumes from its last checkpoint; trying again in {} ms", kafkaProblem, backoff);
+                    } else if (aborted != null) {
+                        // Kafka is there, and ended this worker's transaction itself.
+                        LOG.warn("{}; nothing is lost, the file in hand resumes from its last checkpoint; trying again "
+                                + "in {} ms", kafkaProblem, backoff);
                     } else {
                         LOG.warn("Kafka is unavailable ({}); nothing is lost, the file in hand resumes from its last "
                                 + "checkpoint; trying again in {} ms", e.getMessage(), backoff);
@@ -266,12 +269,23 @@ public final class Worker implements Runnable {
         return KafkaSession.open(config, topics, "xmlingest-" + workerId, this::stopping, this::commitTrouble, startup);
     }
 
-    private static final String FENCED = "fenced by another producer with this worker's transactional id: is a second "
-            + "worker running with worker.id=";
-
-    private static boolean fenced(Throwable e) {
-        return Causes.find(e, t -> t instanceof ProducerFencedException || t instanceof InvalidProducerEpochException)
-                != null;
+    /**
+     * Why Kafka itself ended this worker's transaction, or null when it did not. Another producer that takes the
+     * transactional id (the worker.id) fences this one, which shows as a fenced or old epoch, or, when it aborts a
+     * commit in flight, as an invalid transaction state; so may a transaction that outlived its timeout.
+     */
+    private String abortedBy(Throwable e) {
+        String second = "is a second worker running with worker.id=" + workerId + "? Each worker needs its own";
+        if (Causes.find(e, t -> t instanceof ProducerFencedException || t instanceof InvalidProducerEpochException)
+                != null) {
+            return "fenced by another producer with this worker's transactional id: " + second
+                    + " (or this worker's previous run is still alive)";
+        }
+        if (Causes.find(e, InvalidTxnStateException.class::isInstance) != null) {
+            return "Kafka aborted this worker's transaction: another producer took its transactional id (" + second
+                    + "), or the transaction outlived " + IngestSettings.TRANSACTION_TIMEOUT_MS.key();
+        }
+        return null;
     }
 
     private void process(Path claimed) {
