@@ -1,6 +1,7 @@
 package io.xmlingest.app;
 
 import io.xmlingest.app.kafka.EmbeddedKafkaBroker;
+import io.xmlingest.core.publish.CommittedEnd;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,34 +58,6 @@ public final class TestBroker {
         return out;
     }
 
-    /**
-     * Where committed reading ends: the last stable offset, once it has caught up with the log's end. A commit
-     * returns before Kafka has written its markers to every partition, so read at once after a worker moved its
-     * file to done/, the last stable offset could still stand before that commit's records (seen under load: 1,800
-     * of 2,940). A transaction left open on purpose holds it back for good, so after 10 s it is taken as it is.
-     */
-    private static Map<TopicPartition, Long> settledEnd(KafkaConsumer<byte[], byte[]> committed, List<TopicPartition> parts,
-                                                        Properties settings) {
-        Properties p = new Properties();
-        p.putAll(settings);
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
-        try (KafkaConsumer<byte[], byte[]> all = new KafkaConsumer<>(p)) {
-            Map<TopicPartition, Long> logEnd = all.endOffsets(parts);
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            Map<TopicPartition, Long> stable = committed.endOffsets(parts);
-            while (!stable.equals(logEnd) && System.nanoTime() < deadline) {
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-                stable = committed.endOffsets(parts);
-            }
-            return stable;
-        }
-    }
-
     /** Hands every committed record of the topic to {@code each}, holding none: for topics too big to keep. */
     public static void forEachCommitted(String bootstrap, String topic, Map<String, String> consumerSettings,
             Consumer<ConsumerRecord<byte[], byte[]>> each) {
@@ -101,7 +74,7 @@ public final class TestBroker {
                     .map(i -> new TopicPartition(topic, i.partition())).toList();
             c.assign(parts);
             c.seekToBeginning(parts);
-            var end = settledEnd(c, parts, p);
+            var end = CommittedEnd.of(c, parts, p, Duration.ofSeconds(30));
             long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
             while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
                 if (System.nanoTime() > deadline) {

@@ -3,6 +3,7 @@ package io.xmlingest.bench.strategy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.publish.CommittedEnd;
 import io.xmlingest.core.publish.KafkaClientSettings;
 import io.xmlingest.core.publish.MessageHeaders;
 import io.xmlingest.core.publish.TopicNames;
@@ -166,40 +167,13 @@ final class ExactlyOnceCheck {
                     .map(i -> new TopicPartition(topic, i.partition())).toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = settledEnd(consumer, partitions, p, timeout);
+            Map<TopicPartition, Long> end = CommittedEnd.of(consumer, partitions, p, timeout);
             while (!caughtUp(consumer, end, timeout)) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("could not read " + topic + " to its end within " + timeout);
                 }
                 consumer.poll(Duration.ofMillis(200)).forEach(each);
             }
-        }
-    }
-
-    /**
-     * The last stable offsets once they have caught up with the logs' ends (for up to 10 s): a commit returns before
-     * Kafka has written its markers to every partition, and a check run at once could stop short of the last one.
-     */
-    private static Map<TopicPartition, Long> settledEnd(KafkaConsumer<?, ?> committed, List<TopicPartition> partitions,
-                                                        Properties settings, Duration timeout) {
-        Properties p = new Properties();
-        p.putAll(settings);
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
-        p.put(ConsumerConfig.CLIENT_ID_CONFIG, "bench-exactly-once-check-ends");
-        try (KafkaConsumer<byte[], byte[]> all = new KafkaConsumer<>(p)) {
-            Map<TopicPartition, Long> logEnd = all.endOffsets(partitions, timeout);
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            Map<TopicPartition, Long> stable = committed.endOffsets(partitions, timeout);
-            while (!stable.equals(logEnd) && System.nanoTime() < deadline) {
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-                stable = committed.endOffsets(partitions, timeout);
-            }
-            return stable;
         }
     }
 

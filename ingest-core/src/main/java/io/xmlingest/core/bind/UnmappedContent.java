@@ -49,9 +49,11 @@ final class UnmappedContent extends Unmarshaller.Listener {
     }
 
     /**
-     * A child element the class declares: its index among the properties held once (or -1 when it repeats),
-     * whether it is bound to a plain value, which has no room for attributes, and for an item of a choice
-     * held once (a substitution group's head, say), the choice's property name.
+     * A child element the class declares, by namespace (elements of one local name chain through
+     * {@code sameLocalName}): its index among the properties held once (or -1 when it repeats); whether
+     * it is bound to a plain value, which has no room for attributes; whether it may be nil, and keeps
+     * its attributes when it is (only in a JAXBElement); for an item of a choice, the choice's property
+     * name; and the class an xsi:type on it must name a kind of, or null when that is not checked.
      */
     private record Child(String namespace, int once, boolean plain, boolean nillable, boolean keepsNilAttributes,
                          String choice, Class<?> type, Child sameLocalName) {
