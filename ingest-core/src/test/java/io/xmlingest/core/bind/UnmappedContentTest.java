@@ -11,6 +11,7 @@ import io.xmlingest.core.encode.JsonRecordEncoder;
 import io.xmlingest.core.encode.model.Parcel;
 import io.xmlingest.core.encode.open.Contact;
 import io.xmlingest.core.encode.open.Envelope;
+import io.xmlingest.core.encode.open.Relay;
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.RecordRejectedException;
 import io.xmlingest.core.split.StaxRecordSplitter;
@@ -195,6 +196,27 @@ class UnmappedContentTest {
         // Items of a repeated choice are checked as other elements are.
         assertThat(out.get(6)).contains("element <count> is nil (xsi:nil) but holds text \"5\"");
         assertThat(out.get(7)).contains("attribute unit of <weight> is not in the model");
+    }
+
+    @Test
+    void aSubstituteTheModelAlsoNamesOnItsOwnCountsAsAnItemOfEachPlace() throws Exception {
+        // Relay holds one <channel> and, after it, one <fax> and one <pager>, which may also stand for the channel.
+        // JAXB puts every <fax> and <pager> in the channel: <channel/><fax/> was published with the channel lost.
+        Documents<Relay> relays = new Documents<>(Relay.class);
+        List<String> out = new ArrayList<>();
+        for (String content : List.of("<channel>c</channel>", "<fax>f</fax>", "<channel>c</channel><fax>f</fax>",
+                "<fax>f</fax><channel>c</channel>", "<channel>c</channel><pager>p</pager>", "<fax>f</fax><pager>p</pager>",
+                "<fax>f1</fax><fax>f2</fax>")) {
+            out.add(relays.json("<relay xmlns='urn:xmlingest:test:contact'>" + content + "</relay>"));
+        }
+        assertThat(out.get(0)).isEqualTo("{\"channel\":{\"channel\":\"c\"}}");
+        assertThat(out.get(1)).isEqualTo("{\"channel\":{\"fax\":\"f\"}}");
+        assertThat(out.get(2)).contains("element <fax> is a second item of channel, and the model holds one of them; "
+                + "the model has 2 places for <fax>, and JAXB fills only one of them");
+        assertThat(out.get(3)).contains("element <channel> is a second item of channel");
+        assertThat(out.get(4)).contains("element <pager> is a second item of channel", "3 places for <pager>");
+        assertThat(out.get(5)).contains("element <pager> is a second item of", "3 places for <pager>");
+        assertThat(out.get(6)).contains("element <fax>", "2 places for <fax>");
     }
 
     @Test
