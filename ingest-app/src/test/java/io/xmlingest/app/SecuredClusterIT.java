@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xmlingest.app.AppProcess.Result;
+import io.xmlingest.app.kafka.ClientListener;
 import io.xmlingest.app.kafka.EmbeddedKafkaBroker;
 import io.xmlingest.datagen.DatagenCommand;
 import java.nio.charset.StandardCharsets;
@@ -39,7 +40,7 @@ class SecuredClusterIT {
     @BeforeAll
     static void startSecuredBroker() throws Exception {
         brokerDir = Files.createTempDirectory("xmlingest-sasl-kafka");
-        broker = EmbeddedKafkaBroker.start(brokerDir, "127.0.0.1", 0, Map.of("alice", PASSWORD));
+        broker = EmbeddedKafkaBroker.start(brokerDir, "127.0.0.1", 0, ClientListener.saslPlain(Map.of("alice", PASSWORD)));
     }
 
     @AfterAll

@@ -1,6 +1,7 @@
 package io.xmlingest.app.cli;
 
 import io.xmlingest.app.kafka.KafkaAuthentication;
+import io.xmlingest.app.kafka.KafkaClientMisconfiguration;
 import io.xmlingest.core.error.ConfigException;
 import io.xmlingest.core.error.FileFailedException;
 import io.xmlingest.core.error.IoProblems;
@@ -43,6 +44,11 @@ public final class Main {
             if (refused.isPresent()) {
                 // Retrying cannot help until a setting changes, so this is a settings error, not Kafka being away.
                 commandLine.getErr().println("error: " + KafkaAuthentication.describe(refused.get()));
+                return ExitCodes.USAGE;
+            }
+            Optional<ConfigException> misconfigured = KafkaClientMisconfiguration.find(e);
+            if (misconfigured.isPresent()) {
+                commandLine.getErr().println("error: " + misconfigured.get().getMessage());
                 return ExitCodes.USAGE;
             }
             String message = e.getMessage();

@@ -16,7 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -54,17 +55,15 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      * @param port the client port; 0 picks a free one
      */
     public static EmbeddedKafkaBroker start(Path dataDir, String host, int port) {
-        return start(dataDir, host, port, Map.of());
+        return start(dataDir, host, port, ClientListener.PLAINTEXT);
     }
 
     /**
-     * As {@link #start(Path, String, int)}, but when {@code plainUsers} (name to password) is not
-     * empty the client port is a SASL_PLAINTEXT listener that takes only these users, with the
-     * PLAIN mechanism: a secured cluster to connect to, as production ones are. The broker talks
-     * to itself over the same listener as a user of its own; the controller listener, on loopback,
-     * stays PLAINTEXT.
+     * As {@link #start(Path, String, int)}, with the client port reached as {@code listener} says.
+     * A secured broker also listens in plain text on a loopback port of its own, which it talks to
+     * itself over; clients are only ever told of the port they connected to.
      */
-    public static EmbeddedKafkaBroker start(Path dataDir, String host, int port, Map<String, String> plainUsers) {
+    public static EmbeddedKafkaBroker start(Path dataDir, String host, int port, ClientListener listener) {
         FileChannel lock = null;
         try {
             Files.createDirectories(dataDir);
@@ -76,13 +75,24 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             props.put("process.roles", "broker,controller");
             props.put("node.id", "1");
             props.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
-            Map<String, String> ownClient = plainUsers.isEmpty() ? Map.of() : securePlain(props, plainUsers);
-            String listener = plainUsers.isEmpty() ? "PLAINTEXT" : "SASL_PLAINTEXT";
-            props.put("listeners", listener + "://" + host + ":" + clientPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
-            props.put("advertised.listeners", listener + "://" + advertisedHost(host) + ":" + clientPort);
+            String name = listener.protocol();
+            String listeners = name + "://" + host + ":" + clientPort;
+            String advertised = name + "://" + advertisedHost(host) + ":" + clientPort;
+            String protocols = name + ":" + name + ",CONTROLLER:PLAINTEXT";
+            String own = advertisedHost(host) + ":" + clientPort;
+            if (listener.secured()) {
+                String internal = "127.0.0.1:" + freePort();
+                listeners += ",INTERNAL://" + internal;
+                advertised += ",INTERNAL://" + internal;
+                protocols += ",INTERNAL:PLAINTEXT";
+                own = internal;
+                listener.configure(props);
+            }
+            props.put("listeners", listeners + ",CONTROLLER://127.0.0.1:" + controllerPort);
+            props.put("advertised.listeners", advertised);
             props.put("controller.listener.names", "CONTROLLER");
-            props.put("inter.broker.listener.name", listener);
-            props.put("listener.security.protocol.map", listener + ":" + listener + ",CONTROLLER:PLAINTEXT");
+            props.put("inter.broker.listener.name", listener.secured() ? "INTERNAL" : name);
+            props.put("listener.security.protocol.map", protocols);
             props.put("log.dirs", logs.toString());
             // One node: internal topics cannot have more than one replica.
             props.put("offsets.topic.replication.factor", "1");
@@ -98,7 +108,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             props.put("auto.create.topics.enable", "false");
             props.put("num.partitions", "1");
             if (!Files.exists(logs.resolve("meta.properties"))) {
-                format(dataDir, props);
+                format(dataDir, props, listener.formatArguments());
             }
             KafkaConfig config = KafkaConfig.fromProps(props, false);
             KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
@@ -117,7 +127,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             String bootstrap = advertisedHost(host) + ":" + clientPort;
             EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, bootstrap, dataDir, lock);
             lock = null; // the broker's now, released when it closes
-            broker.awaitReady(Duration.ofSeconds(60), ownClient);
+            broker.awaitReady(Duration.ofSeconds(60), own);
             return broker;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the broker's data directory " + dataDir, e);
@@ -193,16 +203,25 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         return dataDir;
     }
 
-    private static void format(Path dataDir, Properties props) throws IOException {
+    private static void format(Path dataDir, Properties props, List<String> extra) throws IOException {
         Path propsFile = dataDir.resolve("server.properties");
+        Properties stored = new Properties();
+        // Key store passwords stay out of the file this step needs; the broker is configured in code.
+        props.forEach((k, v) -> {
+            if (!String.valueOf(k).contains("password") && !String.valueOf(k).contains("jaas")) {
+                stored.put(k, v);
+            }
+        });
         try (OutputStream out = Files.newOutputStream(propsFile)) {
-            props.store(out, "written by xmlingest for the storage format step; the broker is configured in code");
+            stored.store(out, "written by xmlingest for the storage format step; the broker is configured in code");
         }
+        List<String> args = new ArrayList<>(List.of("format", "--config", propsFile.toString(),
+                "--cluster-id", Uuid.randomUuid().toString()));
+        args.addAll(extra);
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         int rc;
         try (PrintStream print = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
-            rc = StorageTool.execute(new String[] {"format", "--config", propsFile.toString(),
-                "--cluster-id", Uuid.randomUuid().toString()}, print);
+            rc = StorageTool.execute(args.toArray(String[]::new), print);
         }
         if (rc != 0) {
             throw new IllegalStateException("formatting the broker's data directory " + dataDir + " failed: "
@@ -210,43 +229,14 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         }
     }
 
-    /**
-     * Sets up SASL/PLAIN with {@code users} and a user for the broker itself; returns the client
-     * settings the broker's own readiness check connects with.
-     */
-    private static Map<String, String> securePlain(Properties props, Map<String, String> users) {
-        String self = "xmlingest-broker";
-        String selfPassword = Uuid.randomUuid().toString();
-        StringBuilder jaas = new StringBuilder(PLAIN_LOGIN_MODULE).append(" required");
-        jaas.append(" username=\"").append(self).append("\" password=\"").append(selfPassword).append('"');
-        jaas.append(" user_").append(self).append("=\"").append(selfPassword).append('"');
-        users.forEach((name, password) -> {
-            if (!name.matches("[A-Za-z0-9._-]+") || password.contains("\"") || password.contains("\\")) {
-                throw new IllegalArgumentException("user names are letters, digits, '.', '_' and '-', and passwords "
-                        + "hold no quote or backslash: " + name);
-            }
-            jaas.append(" user_").append(name).append("=\"").append(password).append('"');
-        });
-        jaas.append(';');
-        props.put("sasl.enabled.mechanisms", "PLAIN");
-        props.put("sasl.mechanism.inter.broker.protocol", "PLAIN");
-        props.put("listener.name.sasl_plaintext.plain.sasl.jaas.config", jaas.toString());
-        return Map.of("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "PLAIN",
-                "sasl.jaas.config", PLAIN_LOGIN_MODULE + " required username=\"" + self + "\" password=\""
-                        + selfPassword + "\";");
-    }
-
-    private static final String PLAIN_LOGIN_MODULE = "org.apache.kafka.common.security.plain.PlainLoginModule";
-
-    private void awaitReady(Duration timeout, Map<String, String> clientSettings) {
+    private void awaitReady(Duration timeout, String address) {
         Properties p = new Properties();
-        p.putAll(clientSettings);
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, address);
         try (Admin admin = Admin.create(p)) {
             admin.describeCluster().nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {
             close();
-            throw new IllegalStateException("the embedded broker did not answer at " + bootstrapServers + " within "
+            throw new IllegalStateException("the embedded broker did not answer at " + address + " within "
                     + timeout.toSeconds() + " s", e);
         }
     }

@@ -4,6 +4,7 @@ import io.xmlingest.core.pipeline.RecordModel;
 import io.xmlingest.app.AppSettings;
 import io.xmlingest.app.http.Health;
 import io.xmlingest.app.kafka.KafkaAuthentication;
+import io.xmlingest.app.kafka.KafkaClientMisconfiguration;
 import io.xmlingest.core.checkpoint.Checkpoint;
 import io.xmlingest.core.checkpoint.FileState;
 import io.xmlingest.core.config.IngestConfig;
@@ -190,6 +191,11 @@ public final class Worker implements Runnable {
                     pause(backoff);
                     backoff = Math.min(maxBackoffMillis, backoff * 2);
                 } catch (RetriableIngestException | KafkaException e) {
+                    Optional<ConfigException> misconfigured = KafkaClientMisconfiguration.find(e);
+                    if (misconfigured.isPresent()) {
+                        // The settings are read once, at start: no retry can mend them.
+                        throw misconfigured.get();
+                    }
                     String aborted = abortedBy(e);
                     kafkaProblem = aborted != null ? aborted : e.getMessage();
                     metrics.kafkaLost();
