@@ -33,10 +33,10 @@ import javax.xml.stream.util.StreamReaderDelegate;
  * Finds content of a record that the model has no place for, which JAXB drops without an event:
  * an attribute a class does not declare (or any attribute on an element bound to a plain value),
  * text directly inside an element that holds only elements, a second occurrence of an element
- * the class holds once (JAXB keeps the last; an element the class names in several places, such
- * as a substitution group's member also named on its own, counts as one of each), xsi:nil on an
- * element the model does not let be nil (JAXB binds an empty value instead), and content inside a
- * nil element (JAXB binds null).
+ * the class holds once (JAXB keeps the last; of an element the class has several places for, such
+ * as a substitution group's member also named on its own, JAXB fills only the first), xsi:nil on
+ * an element the model does not let be nil (JAXB binds an empty value instead), and content inside
+ * a nil element (JAXB binds null).
  * Unknown elements need no help: JAXB reports them.
  *
  * <p>It sits between the record's reader and JAXB, and hears from JAXB (as its unmarshaller
@@ -240,35 +240,26 @@ final class UnmappedContent extends Unmarshaller.Listener {
 
         private void child(Frame parent) {
             String ns = getNamespaceURI() == null ? "" : getNamespaceURI();
-            Child first = parent.plan.children().get(getLocalName());
+            // A name may have several places in one class (a substitution group's member also named on its own).
+            // JAXB fills only one of them, always the first the class declares (a superclass's first), which the
+            // chain, newest first, holds last.
             Child c = null;
-            Child again = null;
             int places = 0;
-            // A name may have several places in one class (a substitution group's member named again on its own).
-            // JAXB always fills the same one, so each place it could mean counts as taken once it is seen.
-            for (Child k = first; k != null; k = k.sameLocalName()) {
+            for (Child k = parent.plan.children().get(getLocalName()); k != null; k = k.sameLocalName()) {
                 if (k.namespace().equals(ns)) {
-                    c = c == null ? k : c;
+                    c = k;
                     places++;
-                    if (again == null && k.once() >= 0 && seen(parent, k.once())) {
-                        again = k;
-                    }
                 }
             }
             if (c == null) {
                 return; // an element the class does not name: JAXB reports it, or a wildcard keeps it
             }
-            for (Child k = first; k != null; k = k.sameLocalName()) {
-                if (k.once() >= 0 && k.namespace().equals(ns)) {
-                    markSeen(parent, k.once());
-                }
-            }
-            if (again != null) {
-                found((again.choice() == null ? "element <" + getLocalName() + "> appears again, and the model holds one"
-                        : "element <" + getLocalName() + "> is a second item of " + again.choice()
+            if (c.once() >= 0 && seenBefore(parent, c.once())) {
+                found((c.choice() == null ? "element <" + getLocalName() + "> appears again, and the model holds one"
+                        : "element <" + getLocalName() + "> is a second item of " + c.choice()
                         + ", and the model holds one of them")
                         + (places > 1 ? "; the model has " + places + " places for <" + getLocalName()
-                                + ">, and JAXB fills only one of them" : ""));
+                                + ">, and JAXB puts every one in " + (c.choice() == null ? "the first" : c.choice()) : ""));
                 return;
             }
             int data = -1;
@@ -319,19 +310,17 @@ final class UnmappedContent extends Unmarshaller.Listener {
         return t == null || t.name().isEmpty() || "##default".equals(t.name()) ? type.getSimpleName() : t.name();
     }
 
-    private static boolean seen(Frame f, int index) {
-        return index < 64 ? (f.seen & (1L << index)) != 0 : f.seenBeyond64 != null && f.seenBeyond64.contains(index);
-    }
-
-    private static void markSeen(Frame f, int index) {
+    private static boolean seenBefore(Frame f, int index) {
         if (index < 64) {
-            f.seen |= 1L << index;
-        } else {
-            if (f.seenBeyond64 == null) {
-                f.seenBeyond64 = new HashSet<>();
-            }
-            f.seenBeyond64.add(index);
+            long bit = 1L << index;
+            boolean seen = (f.seen & bit) != 0;
+            f.seen |= bit;
+            return seen;
         }
+        if (f.seenBeyond64 == null) {
+            f.seenBeyond64 = new HashSet<>();
+        }
+        return !f.seenBeyond64.add(index);
     }
 
     private String attributeName(int i) {

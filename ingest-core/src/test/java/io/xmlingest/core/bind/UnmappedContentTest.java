@@ -11,6 +11,7 @@ import io.xmlingest.core.encode.JsonRecordEncoder;
 import io.xmlingest.core.encode.model.Parcel;
 import io.xmlingest.core.encode.open.Contact;
 import io.xmlingest.core.encode.open.Envelope;
+import io.xmlingest.core.encode.open.Forward;
 import io.xmlingest.core.encode.open.Relay;
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.RecordRejectedException;
@@ -199,9 +200,10 @@ class UnmappedContentTest {
     }
 
     @Test
-    void aSubstituteTheModelAlsoNamesOnItsOwnCountsAsAnItemOfEachPlace() throws Exception {
+    void aSubstituteTheModelAlsoNamesOnItsOwnIsCheckedWhereJaxbPutsIt() throws Exception {
         // Relay holds one <channel> and, after it, one <fax> and one <pager>, which may also stand for the channel.
-        // JAXB puts every <fax> and <pager> in the channel: <channel/><fax/> was published with the channel lost.
+        // JAXB puts every <fax> and <pager> in the channel, the first place the class has for them, so
+        // <channel/><fax/> was published with the channel lost.
         Documents<Relay> relays = new Documents<>(Relay.class);
         List<String> out = new ArrayList<>();
         for (String content : List.of("<channel>c</channel>", "<fax>f</fax>", "<channel>c</channel><fax>f</fax>",
@@ -212,11 +214,20 @@ class UnmappedContentTest {
         assertThat(out.get(0)).isEqualTo("{\"channel\":{\"channel\":\"c\"}}");
         assertThat(out.get(1)).isEqualTo("{\"channel\":{\"fax\":\"f\"}}");
         assertThat(out.get(2)).contains("element <fax> is a second item of channel, and the model holds one of them; "
-                + "the model has 2 places for <fax>, and JAXB fills only one of them");
-        assertThat(out.get(3)).contains("element <channel> is a second item of channel");
-        assertThat(out.get(4)).contains("element <pager> is a second item of channel", "3 places for <pager>");
-        assertThat(out.get(5)).contains("element <pager> is a second item of", "3 places for <pager>");
-        assertThat(out.get(6)).contains("element <fax>", "2 places for <fax>");
+                + "the model has 2 places for <fax>, and JAXB puts every one in channel");
+        assertThat(out.get(3)).contains("element <channel> is a second item of channel, and the model holds one of them [");
+        assertThat(out.get(4)).contains("element <pager> is a second item of channel, and the model holds one of them; "
+                + "the model has 3 places for <pager>, and JAXB puts every one in channel");
+        assertThat(out.get(5)).contains("element <pager> is a second item of channel", "3 places for <pager>");
+        assertThat(out.get(6)).contains("element <fax> is a second item of channel", "2 places for <fax>");
+
+        // The other way round, the member's own place first and a list: JAXB keeps every <fax> there, nothing is lost.
+        Documents<Forward> forwards = new Documents<>(Forward.class);
+        String head = "<forward xmlns='urn:xmlingest:test:contact'>";
+        assertThat(forwards.json(head + "<fax>1</fax><pager>2</pager><fax>3</fax><channel>c</channel></forward>"))
+                .isEqualTo("{\"fax\":[{\"fax\":\"1\"},{\"pager\":\"2\"},{\"fax\":\"3\"}],\"channel\":{\"channel\":\"c\"}}");
+        assertThat(forwards.json(head + "<channel>c</channel><channel>d</channel></forward>"))
+                .contains("element <channel> is a second item of channel");
     }
 
     @Test
