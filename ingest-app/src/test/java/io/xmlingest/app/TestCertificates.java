@@ -11,22 +11,23 @@ import java.util.concurrent.TimeUnit;
 /**
  * Self-signed certificates made with the JDK's own keytool, as a cluster's operator would hand
  * them out: the broker's PKCS12 key store; a trust store holding only the broker's certificate,
- * for clients; and for mutual TLS a client's key store and the broker's trust store of it. All
- * stores share one password.
+ * for clients; and for mutual TLS a client's key store and the broker's trust store of it. The
+ * broker's two stores have the broker's password, the client's two the client's (a PKCS12 store's
+ * key has the store's password).
  */
 record TestCertificates(Path keystore, Path truststore, Path clientKeystore, Path clientTruststore) {
 
-    static TestCertificates forLoopback(Path dir, String password) throws Exception {
+    static TestCertificates forLoopback(Path dir, String brokerPassword, String clientPassword) throws Exception {
         Files.createDirectories(dir);
         Path keystore = dir.resolve("broker.p12");
         Path truststore = dir.resolve("truststore.p12");
         Path clientKeystore = dir.resolve("client.p12");
         Path clientTruststore = dir.resolve("broker-truststore.p12");
         // The name clients check (Kafka verifies the host by default) is the address they connect to.
-        keyPair(keystore, "broker", "CN=localhost", password, "SAN=ip:127.0.0.1,dns:localhost");
-        trust(keystore, "broker", truststore, password, dir.resolve("broker.pem"));
-        keyPair(clientKeystore, "client", "CN=xmlingest", password, null);
-        trust(clientKeystore, "client", clientTruststore, password, dir.resolve("client.pem"));
+        keyPair(keystore, "broker", "CN=localhost", brokerPassword, "SAN=ip:127.0.0.1,dns:localhost");
+        trust(keystore, brokerPassword, "broker", truststore, clientPassword, dir.resolve("broker.pem"));
+        keyPair(clientKeystore, "client", "CN=xmlingest", clientPassword, null);
+        trust(clientKeystore, clientPassword, "client", clientTruststore, brokerPassword, dir.resolve("client.pem"));
         return new TestCertificates(keystore, truststore, clientKeystore, clientTruststore);
     }
 
@@ -42,11 +43,12 @@ record TestCertificates(Path keystore, Path truststore, Path clientKeystore, Pat
     }
 
     /** Puts the certificate of {@code alias} in {@code from} into the trust store {@code into}. */
-    private static void trust(Path from, String alias, Path into, String password, Path pem) throws Exception {
-        keytool("-exportcert", "-rfc", "-alias", alias, "-keystore", from.toString(), "-storepass", password,
+    private static void trust(Path from, String fromPassword, String alias, Path into, String intoPassword, Path pem)
+            throws Exception {
+        keytool("-exportcert", "-rfc", "-alias", alias, "-keystore", from.toString(), "-storepass", fromPassword,
                 "-file", pem.toString());
         keytool("-importcert", "-noprompt", "-alias", alias, "-file", pem.toString(),
-                "-storetype", "PKCS12", "-keystore", into.toString(), "-storepass", password);
+                "-storetype", "PKCS12", "-keystore", into.toString(), "-storepass", intoPassword);
     }
 
     private static void keytool(String... args) throws Exception {

@@ -34,6 +34,7 @@ class TlsClusterIT {
 
     private static final String PASSWORD = "xmlingest-S3cret";
     private static final String STORE_PASSWORD = "changeit-42";
+    private static final String BROKER_STORE_PASSWORD = "broker-only-7";
     private static EmbeddedKafkaBroker broker;
     private static EmbeddedKafkaBroker mutualBroker;
     private static Path brokerDir;
@@ -45,11 +46,17 @@ class TlsClusterIT {
     @BeforeAll
     static void startBroker() throws Exception {
         brokerDir = Files.createTempDirectory("xmlingest-scram-kafka");
-        certificates = TestCertificates.forLoopback(brokerDir.resolve("tls"), STORE_PASSWORD);
+        // The clients' stores and the brokers' have passwords of their own, so a mix-up would show.
+        certificates = TestCertificates.forLoopback(brokerDir.resolve("tls"), BROKER_STORE_PASSWORD, STORE_PASSWORD);
         broker = EmbeddedKafkaBroker.start(brokerDir.resolve("scram"), "127.0.0.1", 0, ClientListener.scramOverTls(
-                Map.of("xmlingest", PASSWORD), certificates.keystore(), STORE_PASSWORD));
+                Map.of("xmlingest", PASSWORD), certificates.keystore(), BROKER_STORE_PASSWORD));
         mutualBroker = EmbeddedKafkaBroker.start(brokerDir.resolve("mutual"), "127.0.0.1", 0, ClientListener.mutualTls(
-                certificates.keystore(), STORE_PASSWORD, certificates.clientTruststore()));
+                certificates.keystore(), BROKER_STORE_PASSWORD, certificates.clientTruststore(), BROKER_STORE_PASSWORD));
+        for (String b : new String[] {"scram", "mutual"}) {
+            // The format step needs a settings file; the brokers' secrets stay out of it.
+            assertThat(Files.readString(brokerDir.resolve(b).resolve("server.properties")))
+                    .doesNotContain(PASSWORD).doesNotContain(BROKER_STORE_PASSWORD).doesNotContain("jaas");
+        }
     }
 
     @AfterAll

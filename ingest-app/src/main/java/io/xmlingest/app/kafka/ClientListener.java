@@ -11,20 +11,22 @@ import java.util.Properties;
 /**
  * How clients reach the embedded broker's client port: in plain text, as the embedded default
  * does, or only as named users, as production clusters are reached. The secured forms let the
- * tests run the jar exactly as a user of such a cluster would.
+ * tests run the jar exactly as a user of such a cluster would; they are no secured broker to serve
+ * from, since the broker also listens in plain text on loopback, for itself.
  *
  * @param protocol         Kafka's security protocol of the client port
  * @param mechanism        the SASL mechanism, or null
  * @param users            user name to password, for SASL
  * @param keystore         the broker's PKCS12 key store (its key and certificate), for TLS, or null
- * @param keystorePassword the key store's password, which is also its key's, and the trust store's, or null
+ * @param keystorePassword the key store's password, which is also its key's (as in any PKCS12 store), or null
  * @param truststore       for mutual TLS, the PKCS12 trust store of the client certificates taken, or null
+ * @param truststorePassword the trust store's password, or null
  */
 public record ClientListener(String protocol, String mechanism, Map<String, String> users, Path keystore,
-                             String keystorePassword, Path truststore) {
+                             String keystorePassword, Path truststore, String truststorePassword) {
 
     /** Plain text, no authentication: the embedded default and the {@code broker} command. */
-    public static final ClientListener PLAINTEXT = new ClientListener("PLAINTEXT", null, Map.of(), null, null, null);
+    public static final ClientListener PLAINTEXT = new ClientListener("PLAINTEXT", null, Map.of(), null, null, null, null);
 
     static final String PLAIN_LOGIN_MODULE = "org.apache.kafka.common.security.plain.PlainLoginModule";
     private static final String SCRAM_LOGIN_MODULE = "org.apache.kafka.common.security.scram.ScramLoginModule";
@@ -43,7 +45,7 @@ public record ClientListener(String protocol, String mechanism, Map<String, Stri
 
     /** SASL_PLAINTEXT with the PLAIN mechanism, taking only {@code users} (name to password). */
     public static ClientListener saslPlain(Map<String, String> users) {
-        return new ClientListener("SASL_PLAINTEXT", "PLAIN", users, null, null, null);
+        return new ClientListener("SASL_PLAINTEXT", "PLAIN", users, null, null, null, null);
     }
 
     /**
@@ -53,16 +55,18 @@ public record ClientListener(String protocol, String mechanism, Map<String, Stri
      */
     public static ClientListener scramOverTls(Map<String, String> users, Path keystore, String keystorePassword) {
         return new ClientListener("SASL_SSL", "SCRAM-SHA-512", users, Objects.requireNonNull(keystore, "keystore"),
-                Objects.requireNonNull(keystorePassword, "keystorePassword"), null);
+                Objects.requireNonNull(keystorePassword, "keystorePassword"), null, null);
     }
 
     /**
      * SSL with client certificates required: a client is who its certificate says, and only
      * certificates in {@code truststore} are taken.
      */
-    public static ClientListener mutualTls(Path keystore, String password, Path truststore) {
+    public static ClientListener mutualTls(Path keystore, String keystorePassword, Path truststore,
+                                           String truststorePassword) {
         return new ClientListener("SSL", null, Map.of(), Objects.requireNonNull(keystore, "keystore"),
-                Objects.requireNonNull(password, "password"), Objects.requireNonNull(truststore, "truststore"));
+                Objects.requireNonNull(keystorePassword, "keystorePassword"), Objects.requireNonNull(truststore, "truststore"),
+                Objects.requireNonNull(truststorePassword, "truststorePassword"));
     }
 
     boolean secured() {
@@ -94,7 +98,7 @@ public record ClientListener(String protocol, String mechanism, Map<String, Stri
             props.put(prefix + "ssl.client.auth", "required");
             props.put(prefix + "ssl.truststore.location", truststore.toAbsolutePath().toString());
             props.put(prefix + "ssl.truststore.type", "PKCS12");
-            props.put(prefix + "ssl.truststore.password", keystorePassword);
+            props.put(prefix + "ssl.truststore.password", truststorePassword);
         }
     }
 

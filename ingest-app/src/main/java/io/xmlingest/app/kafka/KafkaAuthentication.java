@@ -5,6 +5,8 @@ import io.xmlingest.core.error.Causes;
 import java.security.cert.CertPathBuilderException;
 import java.security.cert.CertPathValidatorException;
 import java.security.cert.CertificateException;
+import java.security.cert.CertificateExpiredException;
+import java.security.cert.CertificateNotYetValidException;
 import java.util.Optional;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.SslAuthenticationException;
@@ -36,6 +38,17 @@ public final class KafkaAuthentication {
         if (refusal instanceof SslAuthenticationException) {
             Throwable untrusted = Causes.find(refusal, t -> t instanceof CertificateException
                     || t instanceof CertPathBuilderException || t instanceof CertPathValidatorException);
+            Throwable expired = Causes.find(refusal, t -> t instanceof CertificateExpiredException
+                    || t instanceof CertificateNotYetValidException);
+            if (expired != null) {
+                return "a Kafka broker's certificate is not valid now: " + deepest(expired) + " (the brokers' "
+                        + "certificates must be renewed, or this machine's clock is wrong)";
+            }
+            if (untrusted != null && String.valueOf(untrusted.getMessage()).matches("(?s).*(No subject alternative|No name matching).*")) {
+                return "a Kafka broker's certificate does not name the address xmlingest connected to: " + deepest(untrusted)
+                        + " (name the brokers in " + IngestSettings.BOOTSTRAP_SERVERS.key() + " as their certificates do; "
+                        + "brokers advertise their own addresses too)";
+            }
             if (untrusted != null) {
                 return "xmlingest does not trust the Kafka broker's certificate: " + deepest(untrusted) + " (check "
                         + family + "ssl.truststore.location, " + family + "ssl.truststore.type and " + family

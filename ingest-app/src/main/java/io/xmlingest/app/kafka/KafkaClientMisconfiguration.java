@@ -4,24 +4,32 @@ import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.Causes;
 import io.xmlingest.core.error.ConfigException;
 import java.util.Optional;
-import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 
 /**
  * A Kafka client that would not start on the settings it was given: settings that are each valid
- * but do not go together, such as a key store password with no key store. Kafka reports it as a
- * failure to create the client, with the reason two causes down; retrying cannot help, so it is a
- * settings error.
+ * but do not go together, such as a key store password with no key store. Retrying cannot help,
+ * so it is a settings error.
+ *
+ * <p>Only a client that failed while it was being made counts. Many of Kafka's errors from a
+ * running cluster are kinds of InvalidConfigurationException too (a refused login, a missing ACL,
+ * a broker too old or too few), and those can change on the cluster's side while the worker waits;
+ * so can a bootstrap host name that does not resolve yet.
  */
 public final class KafkaClientMisconfiguration {
     private KafkaClientMisconfiguration() {
     }
 
-    /** The settings error behind {@code error}, if Kafka's client refused its own settings. */
+    /** The settings error behind {@code error}, if Kafka's client refused its own settings as it was made. */
     public static Optional<ConfigException> find(Throwable error) {
-        // A refused login is an InvalidConfigurationException too, but the cluster may yet accept it: not this.
-        Throwable refused = Causes.find(error, t -> (t instanceof InvalidConfigurationException
-                && !(t instanceof AuthenticationException)) || t instanceof org.apache.kafka.common.config.ConfigException);
+        Throwable made = Causes.find(error, KafkaClientMisconfiguration::failedToConstruct);
+        if (made == null) {
+            return Optional.empty();
+        }
+        Throwable refused = Causes.find(made, t -> t.getClass() == InvalidConfigurationException.class
+                || (t instanceof org.apache.kafka.common.config.ConfigException
+                        && !String.valueOf(t.getMessage()).contains("resolvable bootstrap")));
         if (refused == null) {
             return Optional.empty();
         }
@@ -29,5 +37,12 @@ public final class KafkaClientMisconfiguration {
         String why = String.valueOf(refused.getMessage()).strip();
         why = why.endsWith(".") ? why.substring(0, why.length() - 1) : why; // the setting follows it in our message
         return Optional.of(new ConfigException(family + "*", "Kafka's client refused its settings: " + why));
+    }
+
+    /** Kafka's wrapper around whatever stopped a producer, consumer or admin client from being made. */
+    private static boolean failedToConstruct(Throwable t) {
+        String message = String.valueOf(t.getMessage());
+        return t instanceof KafkaException
+                && (message.startsWith("Failed to construct kafka ") || message.startsWith("Failed to create new "));
     }
 }

@@ -3,30 +3,52 @@ package io.xmlingest.app.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.security.cert.CertificateException;
+import java.security.cert.CertificateExpiredException;
+import java.util.List;
 import javax.net.ssl.SSLHandshakeException;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
+import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.SslAuthenticationException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.junit.jupiter.api.Test;
 
 /** Which of Kafka's client failures are settings errors, and what each one tells the user to check. */
 class KafkaClientRefusalsTest {
 
     @Test
-    void settingsThatDoNotGoTogetherAreASettingsErrorButARefusedLoginIsNot() {
+    void settingsThatDoNotGoTogetherAreASettingsErrorButWhatTheClusterMayChangeIsNot() {
         KafkaException wrapped = new KafkaException("Failed to create new KafkaAdminClient", new KafkaException(
                 "Failed to create new NetworkClient", new InvalidConfigurationException(
                         "SSL key store is not specified, but key store password is specified.")));
         assertThat(KafkaClientMisconfiguration.find(wrapped)).hasValueSatisfying(e -> assertThat(e.getMessage())
                 .isEqualTo("Kafka's client refused its settings: SSL key store is not specified, but key store "
                         + "password is specified (setting: kafka.client.*)"));
-        assertThat(KafkaClientMisconfiguration.find(new KafkaException("x", new org.apache.kafka.common.config.ConfigException(
-                "ssl.keystore.type", "JKX", "not a type")))).isPresent();
+        assertThat(KafkaClientMisconfiguration.find(new RuntimeException(new KafkaException("Failed to construct kafka "
+                + "producer", new org.apache.kafka.common.config.ConfigException("ssl.keystore.type", "JKX", "not a type")))))
+                .isPresent();
 
-        // Kafka's login failures are InvalidConfigurationExceptions too; the cluster's side may change, so they are not.
+        // Kafka's errors from a running cluster are InvalidConfigurationExceptions too; the cluster may change.
+        for (Throwable fromCluster : List.of(
+                new SaslAuthenticationException("Authentication failed: Invalid username or password"),
+                new TopicAuthorizationException("Not authorized to access topics: [persons]"),
+                new TransactionalIdAuthorizationException("Transactional Id authorization failed."),
+                new UnsupportedVersionException("The broker does not support INIT_PRODUCER_ID"),
+                new InvalidReplicationFactorException("Replication factor: 3 larger than available brokers: 1."))) {
+            assertThat(KafkaClientMisconfiguration.find(new KafkaException("x", fromCluster))).as("%s", fromCluster).isEmpty();
+            assertThat(KafkaClientMisconfiguration.find(new KafkaException("Failed to construct kafka producer",
+                    fromCluster))).as("%s", fromCluster).isEmpty();
+        }
+        // A bootstrap host name that does not resolve yet (a service starting alongside): Kafka may yet be there.
+        assertThat(KafkaClientMisconfiguration.find(new KafkaException("Failed to construct kafka consumer",
+                new org.apache.kafka.common.config.ConfigException("No resolvable bootstrap urls given in bootstrap.servers"))))
+                .isEmpty();
+        // A plain InvalidConfigurationException from the broker, not from making a client.
         assertThat(KafkaClientMisconfiguration.find(new KafkaException("x",
-                new SaslAuthenticationException("Authentication failed: Invalid username or password")))).isEmpty();
+                new InvalidConfigurationException("Unknown topic config name")))).isEmpty();
         assertThat(KafkaClientMisconfiguration.find(new KafkaException("Kafka is away"))).isEmpty();
     }
 
@@ -39,6 +61,20 @@ class KafkaClientRefusalsTest {
                 .startsWith("xmlingest does not trust the Kafka broker's certificate: unable to find valid certification "
                         + "path to requested target (check kafka.client.ssl.truststore.location")
                 .doesNotContain("did not accept");
+
+        SslAuthenticationException otherName = new SslAuthenticationException("SSL handshake failed",
+                new SSLHandshakeException("No subject alternative names matching IP address 10.0.0.7 found"));
+        otherName.getCause().initCause(new CertificateException("No subject alternative names matching IP address 10.0.0.7 found"));
+        assertThat(KafkaAuthentication.describe(otherName)).startsWith("a Kafka broker's certificate does not name the "
+                + "address xmlingest connected to: No subject alternative names matching IP address 10.0.0.7 found (name the "
+                + "brokers in kafka.bootstrap.servers");
+
+        SslAuthenticationException expired = new SslAuthenticationException("SSL handshake failed",
+                new SSLHandshakeException("PKIX path validation failed"));
+        expired.getCause().initCause(new CertificateException("validity check failed",
+                new CertificateExpiredException("NotAfter: Sat Nov 21 10:00:00 UTC 2026")));
+        assertThat(KafkaAuthentication.describe(expired)).startsWith("a Kafka broker's certificate is not valid now: "
+                + "NotAfter: Sat Nov 21 10:00:00 UTC 2026 (the brokers' certificates must be renewed");
 
         SslAuthenticationException alert = new SslAuthenticationException("SSL handshake failed",
                 new SSLHandshakeException("Received fatal alert: certificate_required"));
