@@ -60,9 +60,10 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
 
     private EmbeddedKafkaCluster(Path dir) throws IOException {
         this.dir = dir;
+        int[] free = EmbeddedKafkaBroker.freePorts(2 * NODES, 0);
         for (int node = 1; node <= NODES; node++) {
-            clientPorts[node] = EmbeddedKafkaBroker.freePort();
-            controllerPorts[node] = EmbeddedKafkaBroker.freePort();
+            clientPorts[node] = free[2 * node - 2];
+            controllerPorts[node] = free[2 * node - 1];
         }
         this.bootstrapServers = IntStream.rangeClosed(1, NODES).mapToObj(n -> "127.0.0.1:" + clientPorts[n])
                 .collect(Collectors.joining(","));

@@ -69,8 +69,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             Files.createDirectories(dataDir);
             lock = lock(dataDir);
             Path logs = dataDir.toAbsolutePath().resolve("logs");
-            int clientPort = port == 0 ? freePort() : port;
-            int controllerPort = freePort();
+            int[] free = freePorts(3, port);
+            int clientPort = port == 0 ? free[0] : port;
+            int controllerPort = free[1];
             Properties props = new Properties();
             props.put("process.roles", "broker,controller");
             props.put("node.id", "1");
@@ -81,7 +82,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             String protocols = name + ":" + name + ",CONTROLLER:PLAINTEXT";
             String own = advertisedHost(host) + ":" + clientPort;
             if (listener.secured()) {
-                String internal = "127.0.0.1:" + freePort();
+                String internal = "127.0.0.1:" + free[2];
                 listeners += ",INTERNAL://" + internal;
                 advertised += ",INTERNAL://" + internal;
                 protocols += ",INTERNAL:PLAINTEXT";
@@ -257,9 +258,31 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     /** A loopback port nobody listens on now (another process may still take it before it is bound). */
     public static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
+        return freePorts(1, 0)[0];
+    }
+
+    /**
+     * {@code n} different loopback ports nobody listens on now, none of them {@code except}. Asked
+     * for one at a time, the system may hand out a port it has just handed out and seen released:
+     * a broker once got the same port for its clients and its controller, and did not start.
+     */
+    public static int[] freePorts(int n, int except) throws IOException {
+        List<ServerSocket> held = new ArrayList<>();
+        try {
+            int[] ports = new int[n];
+            int found = 0;
+            while (found < n) {
+                ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+                held.add(socket);
+                if (socket.getLocalPort() != except) {
+                    ports[found++] = socket.getLocalPort();
+                }
+            }
+            return ports;
+        } finally {
+            for (ServerSocket socket : held) {
+                socket.close();
+            }
         }
     }
 
