@@ -1,8 +1,10 @@
 package io.xmlingest.app.cli;
 
 import io.xmlingest.app.AppSettings;
+import io.xmlingest.core.bind.ModelClasses;
 import io.xmlingest.core.config.ConfigDocPrinter;
 import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.config.IngestSettings;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -31,6 +33,13 @@ final class ConfigCommand implements Callable<Integer> {
             return ExitCodes.OK;
         }
         IngestConfig config = options.resolve(Map.of());
+        // Each value was checked as it was read; a class name is only known good once the class loads.
+        ModelClasses model = ModelClasses.of(config.get(IngestSettings.MODEL_PATH));
+        for (String name : config.get(IngestSettings.RECORD_CLASS)) {
+            if (!IngestSettings.SCHEMALESS.equals(name)) {
+                model.load(name);
+            }
+        }
         // Secret values (kafka.client.* passwords, sasl.jaas.config) come out hidden, their source still shown.
         for (IngestConfig.Shown s : config.shown()) {
             System.out.println(s.key() + " = " + s.text() + "  [" + s.source().name().toLowerCase(Locale.ROOT) + "]");

@@ -3,8 +3,11 @@ package io.xmlingest.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xmlingest.datagen.DatagenCommand;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,6 +62,23 @@ class CliConventionsTest {
             assertThat(readme).contains("`" + code + "`");
         }
         assertThat(Main.run("config", "-s", "no.such.key=1")).isEqualTo(ExitCodes.USAGE);
+    }
+
+    @Test
+    void configRefusesARecordClassThatDoesNotLoadAsIngestDoes() {
+        assertThat(Main.run("config", "-s", "record.class=io.xmlingest.sample.persons.Person")).isZero();
+        assertThat(Main.run("config", "-s", "record.class=-")).isZero();
+        PrintStream stderr = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            assertThat(Main.run("config", "-s", "record.class=com.example.NoSuchRecord")).isEqualTo(ExitCodes.USAGE);
+        } finally {
+            System.setErr(stderr);
+        }
+        assertThat(captured.toString(StandardCharsets.UTF_8))
+                .contains("error: record class com.example.NoSuchRecord is not in the class path")
+                .contains("(setting: record.class)");
     }
 
     private static String run(CommandLine cli, String... args) {
