@@ -2,13 +2,17 @@ package io.xmlingest.core.split;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.CharBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.Charset;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -39,10 +43,12 @@ public final class ByteTrackingReader extends Reader {
     // Reads deliver at most this much, which bounds what one chunk keeps in the map's ring.
     static final int MAX_READ_CHARS = 64 * 1024;
     private static final int BUFFER_BYTES = 64 * 1024;
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final ReadableByteChannel in;
     private final String fileName;
     private final CharsetDecoder decoder;
+    private final boolean utf8;
     private final ByteOffsetMap map;
     private final ByteBuffer bytes = ByteBuffer.allocate(BUFFER_BYTES).flip();
 
@@ -87,6 +93,7 @@ public final class ByteTrackingReader extends Reader {
         this.in = Objects.requireNonNull(in, "in");
         this.fileName = fileName;
         this.consumed = startByte;
+        this.utf8 = charset.equals(StandardCharsets.UTF_8);
         this.decoder = charset.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
@@ -194,6 +201,31 @@ public final class ByteTrackingReader extends Reader {
     private int decode(CharBuffer out) throws IOException {
         int start = out.position();
         while (true) {
+            if (utf8 && !flushing) {
+                decodeWellFormedUtf8(out);
+                if (!out.hasRemaining()) {
+                    return out.position() - start;
+                }
+                int p = bytes.position();
+                int limit = bytes.limit();
+                if (limit - p > 4) {
+                    // A sequence the loop above leaves (4 bytes, or malformed) is whole within 4 bytes: the JDK's
+                    // decoder gets just those, so it decides what is valid and how bad bytes are reported, but
+                    // does not go on through the rest of the buffer at its per-character pace.
+                    bytes.limit(p + 4);
+                    CoderResult r = decoder.decode(bytes, out, false);
+                    bytes.limit(limit);
+                    consumed += bytes.position() - p;
+                    if (r.isError()) {
+                        fail(r);
+                        return out.position() - start;
+                    }
+                    if (r.isOverflow()) {
+                        return out.position() - start;
+                    }
+                    continue;
+                }
+            }
             CoderResult r;
             if (flushing) {
                 r = decoder.flush(out);
@@ -220,6 +252,54 @@ public final class ByteTrackingReader extends Reader {
                 fill();
             }
         }
+    }
+
+    /**
+     * Decodes ASCII and well-formed 2- and 3-byte UTF-8 straight from the buffer, eight ASCII bytes
+     * at a time, until {@code out} is full or a byte needs more care (the JDK's decoder takes over
+     * there). The JDK's own loop is fast only up to the first non-ASCII byte of each call, and
+     * records of names and addresses have one every few hundred bytes.
+     */
+    private void decodeWellFormedUtf8(CharBuffer out) {
+        byte[] src = bytes.array();
+        int sp = bytes.arrayOffset() + bytes.position();
+        int sl = bytes.arrayOffset() + bytes.limit();
+        char[] dst = out.array();
+        int dp = out.arrayOffset() + out.position();
+        int dl = out.arrayOffset() + out.limit();
+        int sp0 = sp;
+        while (sp < sl && dp < dl) {
+            while (sp + 8 <= sl && dp + 8 <= dl && ((long) LONGS.get(src, sp) & 0x8080808080808080L) == 0) {
+                for (int i = 0; i < 8; i++) {
+                    dst[dp + i] = (char) src[sp + i];
+                }
+                sp += 8;
+                dp += 8;
+            }
+            if (sp >= sl || dp >= dl) {
+                break;
+            }
+            int b1 = src[sp];
+            if (b1 >= 0) {
+                dst[dp++] = (char) b1;
+                sp++;
+            } else if ((b1 & 0xE0) == 0xC0 && (b1 & 0x1E) != 0 && sp + 1 < sl && (src[sp + 1] & 0xC0) == 0x80) {
+                dst[dp++] = (char) (((b1 & 0x1F) << 6) | (src[sp + 1] & 0x3F));
+                sp += 2;
+            } else if ((b1 & 0xF0) == 0xE0 && sp + 2 < sl && (src[sp + 1] & 0xC0) == 0x80 && (src[sp + 2] & 0xC0) == 0x80) {
+                char c = (char) (((b1 & 0x0F) << 12) | ((src[sp + 1] & 0x3F) << 6) | (src[sp + 2] & 0x3F));
+                if (c < 0x800 || Character.isSurrogate(c)) {
+                    break; // overlong, or a surrogate on its own: malformed, as the JDK's decoder will say
+                }
+                dst[dp++] = c;
+                sp += 3;
+            } else {
+                break;
+            }
+        }
+        bytes.position(sp - bytes.arrayOffset());
+        out.position(dp - out.arrayOffset());
+        consumed += sp - sp0;
     }
 
     private void fill() throws IOException {

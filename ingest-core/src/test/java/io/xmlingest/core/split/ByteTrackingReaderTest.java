@@ -9,8 +9,13 @@ import com.ctc.wstx.stax.WstxInputFactory;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
 import java.nio.channels.Channels;
 import java.nio.charset.Charset;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -117,6 +122,65 @@ class ByteTrackingReaderTest {
                 assertThat(reader.nextByteOffset()).isEqualTo(good.length);
                 // It stays failed: a retry does not skip the bad bytes.
                 assertThatThrownBy(() -> reader.read(buf, 0, readLength)).isInstanceOf(InvalidEncodingException.class);
+            }
+        }
+    }
+
+    @Test
+    void utf8DecodesAsTheJdksDecoderDoesGoodBytesAndBadAlike() throws Exception {
+        // The reader decodes common UTF-8 itself and hands the rest to the JDK's decoder: every text, every
+        // bad byte and every offset must come out as the JDK's decoder alone gives them, wherever reads split.
+        byte[][] pieces = {"a".getBytes(StandardCharsets.US_ASCII), "plain ascii text ".getBytes(StandardCharsets.US_ASCII),
+            "\u00E9".getBytes(StandardCharsets.UTF_8), "\u07FF".getBytes(StandardCharsets.UTF_8),
+            "\u0800".getBytes(StandardCharsets.UTF_8), "\u20AC".getBytes(StandardCharsets.UTF_8),
+            "\uFFFD".getBytes(StandardCharsets.UTF_8), "\uD83D\uDE00".getBytes(StandardCharsets.UTF_8),
+            "\uDBFF\uDFFF".getBytes(StandardCharsets.UTF_8),
+            {(byte) 0xC0, (byte) 0xAF}, {(byte) 0xC1, (byte) 0xBF}, {(byte) 0xE0, (byte) 0x80, (byte) 0xAF},
+            {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, {(byte) 0xF0, (byte) 0x80, (byte) 0x80, (byte) 0xAF},
+            {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, {(byte) 0xF5}, {(byte) 0xFF}, {(byte) 0x80},
+            {(byte) 0xC3}, {(byte) 0xE2, (byte) 0x82}, {(byte) 0xF0, (byte) 0x9F, (byte) 0x98}};
+        Random random = new Random(2026);
+        for (int doc = 0; doc < 3000; doc++) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            boolean bad = doc % 3 != 0;
+            int n = 1 + random.nextInt(doc % 10 == 0 ? 3000 : 40);
+            for (int i = 0; i < n; i++) {
+                // Mostly good pieces; a bad one (index 9 on) only in documents meant to fail.
+                int pick = random.nextInt(bad && random.nextInt(n) == 0 ? pieces.length : 9);
+                out.write(pieces[pick]);
+            }
+            byte[] bytes = out.toByteArray();
+            CharsetDecoder jdk = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT);
+            ByteBuffer in = ByteBuffer.wrap(bytes);
+            CharBuffer expected = CharBuffer.allocate(bytes.length + 1);
+            CoderResult r = jdk.decode(in, expected, true);
+            String expectedText = expected.flip().toString();
+            long[] offsets = offsets(expectedText, StandardCharsets.UTF_8, 0);
+            int maxRead = new int[] {1, 2, 3, 5, 7, 64, 100_000}[doc % 7];
+            try (ByteTrackingReader reader = new ByteTrackingReader(new ShortReadChannel(bytes, 0, random, maxRead), 0,
+                    StandardCharsets.UTF_8, "t.xml")) {
+                StringBuilder got = new StringBuilder();
+                Throwable thrown = readUntilFailure(reader, got);
+                assertThat(got.toString()).as("document %d", doc).isEqualTo(expectedText);
+                for (int i = 0; i < expectedText.length(); i += 1 + random.nextInt(50)) {
+                    if (i >= reader.charsRead() - ByteTrackingReader.DEFAULT_RETAIN_CHARS) {
+                        assertOffset(reader, expectedText, offsets, i);
+                    }
+                }
+                if (r.isError()) {
+                    StringBuilder hex = new StringBuilder();
+                    for (int i = 0; i < r.length(); i++) {
+                        hex.append(i == 0 ? "" : " ").append(String.format("%02X", bytes[in.position() + i] & 0xff));
+                    }
+                    assertThat(thrown).as("document %d", doc).isInstanceOf(InvalidEncodingException.class)
+                            .hasMessageStartingWith("invalid UTF-8 byte sequence " + hex + " at byte offset " + in.position()
+                                    + " of file t.xml");
+                    assertThat(((InvalidEncodingException) thrown).byteOffset()).isEqualTo(in.position());
+                } else {
+                    assertThat(thrown).as("document %d", doc).isNull();
+                    assertThat(reader.nextByteOffset()).isEqualTo(bytes.length);
+                }
             }
         }
     }
