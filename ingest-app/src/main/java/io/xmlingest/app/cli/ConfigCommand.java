@@ -33,16 +33,17 @@ final class ConfigCommand implements Callable<Integer> {
             return ExitCodes.OK;
         }
         IngestConfig config = options.resolve(Map.of());
-        // Each value was checked as it was read; a class name is only known good once the class loads.
+        // Secret values (kafka.client.* passwords, sasl.jaas.config) come out hidden, their source still shown.
+        for (IngestConfig.Shown s : config.shown()) {
+            System.out.println(s.key() + " = " + s.text() + "  [" + s.source().name().toLowerCase(Locale.ROOT) + "]");
+        }
+        // Each value was checked as it was read; a class name is only known good once the class loads. Checked
+        // after the listing, which shows where a wrong one came from.
         ModelClasses model = ModelClasses.of(config.get(IngestSettings.MODEL_PATH));
         for (String name : config.get(IngestSettings.RECORD_CLASS)) {
             if (!IngestSettings.SCHEMALESS.equals(name)) {
                 model.load(name);
             }
-        }
-        // Secret values (kafka.client.* passwords, sasl.jaas.config) come out hidden, their source still shown.
-        for (IngestConfig.Shown s : config.shown()) {
-            System.out.println(s.key() + " = " + s.text() + "  [" + s.source().name().toLowerCase(Locale.ROOT) + "]");
         }
         return ExitCodes.OK;
     }

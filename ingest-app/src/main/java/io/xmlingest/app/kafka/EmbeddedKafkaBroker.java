@@ -281,7 +281,11 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             return ports;
         } finally {
             for (ServerSocket socket : held) {
-                socket.close();
+                try {
+                    socket.close();
+                } catch (IOException e) {
+                    // the others are still to be released
+                }
             }
         }
     }

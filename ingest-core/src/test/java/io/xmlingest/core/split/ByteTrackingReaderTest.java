@@ -138,16 +138,23 @@ class ByteTrackingReaderTest {
             {(byte) 0xC0, (byte) 0xAF}, {(byte) 0xC1, (byte) 0xBF}, {(byte) 0xE0, (byte) 0x80, (byte) 0xAF},
             {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, {(byte) 0xF0, (byte) 0x80, (byte) 0x80, (byte) 0xAF},
             {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, {(byte) 0xF5}, {(byte) 0xFF}, {(byte) 0x80},
-            {(byte) 0xC3}, {(byte) 0xE2, (byte) 0x82}, {(byte) 0xF0, (byte) 0x9F, (byte) 0x98}};
+            {(byte) 0xC3}, {(byte) 0xE2, (byte) 0x82}, {(byte) 0xF0, (byte) 0x9F, (byte) 0x98},
+            {(byte) 0xF8, (byte) 0x88, (byte) 0x80, (byte) 0x80, (byte) 0x80}, {(byte) 0xFC}, {(byte) 0xE2, 0x41},
+            {(byte) 0xF0, (byte) 0x9F, 0x41}, {(byte) 0xE0, (byte) 0xA0},
+            {(byte) 0xED, (byte) 0x9F, (byte) 0xBF, (byte) 0xEE, (byte) 0x80, (byte) 0x80, (byte) 0xEF, (byte) 0xBF, (byte) 0xBF}};
         Random random = new Random(2026);
         for (int doc = 0; doc < 3000; doc++) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             boolean bad = doc % 3 != 0;
-            int n = 1 + random.nextInt(doc % 10 == 0 ? 3000 : 40);
+            // Some beyond the reader's 64 KiB buffer, so that bad bytes also meet a refill.
+            int n = 1 + random.nextInt(doc % 10 == 0 ? 3000 : doc % 10 == 1 ? 12_000 : 40);
             for (int i = 0; i < n; i++) {
-                // Mostly good pieces; a bad one (index 9 on) only in documents meant to fail.
+                // Mostly good pieces, and the last one valid too; a bad one (index 9 on) only in documents meant to fail.
                 int pick = random.nextInt(bad && random.nextInt(n) == 0 ? pieces.length : 9);
-                out.write(pieces[pick]);
+                out.write(pieces[pick == pieces.length - 1 ? 2 : pick]);
+            }
+            if (random.nextInt(5) == 0) {
+                out.write(pieces[pieces.length - 1]);
             }
             byte[] bytes = out.toByteArray();
             CharsetDecoder jdk = StandardCharsets.UTF_8.newDecoder()
@@ -161,7 +168,17 @@ class ByteTrackingReaderTest {
             try (ByteTrackingReader reader = new ByteTrackingReader(new ShortReadChannel(bytes, 0, random, maxRead), 0,
                     StandardCharsets.UTF_8, "t.xml")) {
                 StringBuilder got = new StringBuilder();
-                Throwable thrown = readUntilFailure(reader, got);
+                char[] buf = new char[5000];
+                Throwable thrown = catchThrowable(() -> {
+                    // Reads of 1 to 3 chars too, where a pair goes out half at a time.
+                    for (int len = 1 + random.nextInt(3); ; len = random.nextBoolean() ? 1 + random.nextInt(3) : 1 + random.nextInt(5000)) {
+                        int got1 = reader.read(buf, 0, len);
+                        if (got1 < 0) {
+                            break;
+                        }
+                        got.append(buf, 0, got1);
+                    }
+                });
                 assertThat(got.toString()).as("document %d", doc).isEqualTo(expectedText);
                 for (int i = 0; i < expectedText.length(); i += 1 + random.nextInt(50)) {
                     if (i >= reader.charsRead() - ByteTrackingReader.DEFAULT_RETAIN_CHARS) {
@@ -173,9 +190,18 @@ class ByteTrackingReaderTest {
                     for (int i = 0; i < r.length(); i++) {
                         hex.append(i == 0 ? "" : " ").append(String.format("%02X", bytes[in.position() + i] & 0xff));
                     }
+                    int next = in.position() + r.length();
+                    String after = next < bytes.length ? " (followed by " + String.format("%02X", bytes[next] & 0xff) + ")" : "";
                     assertThat(thrown).as("document %d", doc).isInstanceOf(InvalidEncodingException.class)
                             .hasMessageStartingWith("invalid UTF-8 byte sequence " + hex + " at byte offset " + in.position()
                                     + " of file t.xml");
+                    if (maxRead == 100_000 && next < bytes.length) {
+                        // With the whole file in the buffer the byte after is known (short reads may not have it yet);
+                        // that the file ends there is known only once a read has said so.
+                        assertThat(thrown.getMessage()).as("document %d", doc).endsWith(after);
+                    } else if (next == bytes.length) {
+                        assertThat(thrown.getMessage()).as("document %d", doc).doesNotContain("followed by");
+                    }
                     assertThat(((InvalidEncodingException) thrown).byteOffset()).isEqualTo(in.position());
                 } else {
                     assertThat(thrown).as("document %d", doc).isNull();
