@@ -50,6 +50,8 @@ public final class Worker implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
     private static final long FIRST_BACKOFF_MS = 500;
+    // How long a session may take to open before the worker says it is waiting for Kafka.
+    private static final long SLOW_KAFKA_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final IngestConfig config;
     private final Supplier<RecordModel> model;
@@ -255,11 +257,24 @@ public final class Worker implements Runnable {
      * wait for it, and used to run out worker.shutdown.timeout.ms and exit 143 while Kafka was down.
      */
     private KafkaSession openedUnlessStopped(CompletableFuture<KafkaSession> opening) {
+        long since = System.nanoTime();
+        boolean said = false;
         try {
             while (!opening.isDone()) {
                 if (stopRequested.await(100, TimeUnit.MILLISECONDS)) {
                     opening.thenAccept(KafkaSession::close);
                     return null;
+                }
+                if (!said && System.nanoTime() - since >= SLOW_KAFKA_NANOS) {
+                    // An attempt gives up only after topic.ready.timeout.ms (a minute by default): say at once why
+                    // files are not being taken, rather than be silent until then.
+                    said = true;
+                    String where = config.get(IngestSettings.BOOTSTRAP_SERVERS);
+                    kafkaProblem = "waiting for Kafka at " + where + ", which has not answered yet";
+                    LOG.warn("no answer from Kafka at {} after {} s; files wait in the inbox until it answers (this "
+                                    + "attempt gives up after {} = {} ms, and the worker tries again)", where,
+                            TimeUnit.NANOSECONDS.toSeconds(SLOW_KAFKA_NANOS), IngestSettings.TOPIC_READY_TIMEOUT_MS.key(),
+                            config.get(IngestSettings.TOPIC_READY_TIMEOUT_MS));
                 }
             }
         } catch (InterruptedException e) {

@@ -217,6 +217,10 @@ class WorkerIT {
         // before that would pass without testing anything.
         await("the worker waiting for Kafka", WAIT, () -> Arrays.stream(w.thread().getStackTrace())
                 .anyMatch(f -> f.getMethodName().equals("openedUnlessStopped")));
+        // It says why files are not being taken within seconds, not when the attempt gives up a minute later.
+        await("the health check naming the wait", Duration.ofSeconds(20), () -> w.worker().health().checks().get("kafka")
+                .equals("DOWN: waiting for Kafka at 127.0.0.1:" + port + ", which has not answered yet"));
+        assertThat(w.worker().health().ready()).isFalse();
         long t0 = System.nanoTime();
         w.worker().requestStop();
         // Nothing is in hand while the session opens: before, the stop waited for the opening to time out.
