@@ -2,21 +2,15 @@ package io.xmlingest.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xmlingest.app.AppProcess.Result;
 import io.xmlingest.app.kafka.ClientListener;
 import io.xmlingest.app.kafka.EmbeddedKafkaBroker;
 import io.xmlingest.datagen.DatagenCommand;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
@@ -80,51 +74,15 @@ class SecuredClusterIT {
 
         List<ConsumerRecord<byte[], byte[]>> records = readAuthenticated(topic);
         assertThat(records).hasSize(2_000);
-        assertThat(distinctRecordIndexes(records)).hasSize(2_000);
+        assertThat(SecuredWorkerRun.distinctRecordIndexes(records)).hasSize(2_000);
     }
 
     @Test
     void theWorkerPublishesExactlyOnceThroughTheSecuredListener() throws Exception {
-        String topic = TestBroker.uniqueTopic("secured-worker");
-        Path inbox = dir.resolve("inbox");
-        Files.createDirectories(inbox);
-        Map<String, String> env = new HashMap<>(credentials(PASSWORD));
-        env.put("XMLINGEST_INBOX_SETTLE_MS", "0");
-        env.put("XMLINGEST_INBOX_POLL_INTERVAL_MS", "50");
-        env.put("XMLINGEST_PAGE_MAX_RECORDS", "200");
-        List<String> command = List.of(AppProcess.javaBin(), "-jar", AppProcess.appJar(), "worker", "--inbox",
-                inbox.toString(), "--topic", topic, "--bootstrap-servers", broker.bootstrapServers(),
-                "--http-port", "-1", "-s", "worker.id=secured-it");
-        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
-                .redirectOutput(dir.resolve("worker.out").toFile()).redirectError(dir.resolve("worker.err").toFile());
-        builder.environment().putAll(env);
-        Process worker = builder.start();
-        try {
-            DatagenCommand.generate(inbox.resolve("persons.xml"), 3_000, 12, 0.01);
-            Path report = inbox.resolve("done").resolve("persons.xml.report.json");
-            long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-            while (!Files.exists(report) && worker.isAlive() && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-            }
-            assertThat(report).as(Files.readString(dir.resolve("worker.err"))).exists();
-            JsonNode outcome = new ObjectMapper().readTree(Files.readString(report));
-            assertThat(outcome.get("outcome").asText()).isEqualTo("completed");
-            long deadLetters = outcome.get("deadLetters").asLong();
-            assertThat(deadLetters).isPositive();
-
-            List<ConsumerRecord<byte[], byte[]>> records = readAuthenticated(topic);
-            assertThat(records).hasSize((int) (3_000 - deadLetters));
-            assertThat(distinctRecordIndexes(records)).hasSize((int) (3_000 - deadLetters));
-            assertThat(readAuthenticated(topic + ".dlq")).hasSize((int) deadLetters);
-            List<String> events = readAuthenticated(topic + ".status").stream()
-                    .map(r -> new String(r.value(), StandardCharsets.UTF_8)).toList();
-            assertThat(events).anySatisfy(e -> assertThat(e).contains("\"event\":\"completed\""));
-        } finally {
-            worker.destroy();
-            assertThat(worker.waitFor(60, TimeUnit.SECONDS)).as("worker stops on SIGTERM").isTrue();
-        }
-        String log = Files.readString(dir.resolve("worker.err"));
-        assertThat(log).contains("worker secured-it stopped").doesNotContain(PASSWORD);
+        String log = SecuredWorkerRun.ingestsExactlyOnce(dir, "secured-it", List.of("--bootstrap-servers",
+                broker.bootstrapServers()), credentials(PASSWORD), TestBroker.uniqueTopic("secured-worker"), 12,
+                SecuredClusterIT::readAuthenticated);
+        assertThat(log).doesNotContain(PASSWORD);
     }
 
     @Test
@@ -210,13 +168,5 @@ class SecuredClusterIT {
     private static List<ConsumerRecord<byte[], byte[]>> readAuthenticated(String topic) {
         return TestBroker.readCommitted(broker.bootstrapServers(), topic, Map.of("security.protocol", "SASL_PLAINTEXT",
                 "sasl.mechanism", "PLAIN", "sasl.jaas.config", jaas(PASSWORD)));
-    }
-
-    private static Set<String> distinctRecordIndexes(List<ConsumerRecord<byte[], byte[]>> records) {
-        Set<String> indexes = new HashSet<>();
-        for (ConsumerRecord<byte[], byte[]> r : records) {
-            indexes.add(new String(r.headers().lastHeader("xmlingest.record.index").value(), StandardCharsets.UTF_8));
-        }
-        return indexes;
     }
 }

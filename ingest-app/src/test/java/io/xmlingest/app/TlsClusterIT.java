@@ -2,21 +2,14 @@ package io.xmlingest.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xmlingest.app.AppProcess.Result;
 import io.xmlingest.app.kafka.ClientListener;
 import io.xmlingest.app.kafka.EmbeddedKafkaBroker;
 import io.xmlingest.datagen.DatagenCommand;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
@@ -103,43 +96,11 @@ class TlsClusterIT {
         Result read = AppProcess.run(dir, secrets(PASSWORD), "read", "--topic", topic, "--config", settings.toString());
         assertThat(read.exit()).as(read.stderr()).isZero();
         assertThat(read.stdout()).hasSize(2_000);
-        assertThat(distinctRecordIndexes(readAuthenticated(topic))).hasSize(2_000);
+        assertThat(SecuredWorkerRun.distinctRecordIndexes(readAuthenticated(topic))).hasSize(2_000);
 
-        String workerTopic = TestBroker.uniqueTopic("scram-worker");
-        Path inbox = Files.createDirectories(dir.resolve("inbox"));
-        Map<String, String> env = new HashMap<>(secrets(PASSWORD));
-        env.put("XMLINGEST_INBOX_SETTLE_MS", "0");
-        env.put("XMLINGEST_INBOX_POLL_INTERVAL_MS", "50");
-        env.put("XMLINGEST_PAGE_MAX_RECORDS", "250");
-        ProcessBuilder builder = new ProcessBuilder(AppProcess.javaBin(), "-jar", AppProcess.appJar(), "worker",
-                "--config", settings.toString(), "--inbox", inbox.toString(), "--topic", workerTopic,
-                "--http-port", "-1", "-s", "worker.id=scram-it")
-                .directory(dir.toFile()).redirectOutput(dir.resolve("worker.out").toFile())
-                .redirectError(dir.resolve("worker.err").toFile());
-        builder.environment().putAll(env);
-        Process worker = builder.start();
-        try {
-            DatagenCommand.generate(inbox.resolve("persons.xml"), 3_000, 22, 0.01);
-            Path report = inbox.resolve("done").resolve("persons.xml.report.json");
-            long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-            while (!Files.exists(report) && worker.isAlive() && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-            }
-            assertThat(report).as(Files.readString(dir.resolve("worker.err"))).exists();
-            JsonNode outcome = new ObjectMapper().readTree(Files.readString(report));
-            assertThat(outcome.get("outcome").asText()).isEqualTo("completed");
-            long deadLetters = outcome.get("deadLetters").asLong();
-            assertThat(deadLetters).isPositive();
-            List<ConsumerRecord<byte[], byte[]>> records = readAuthenticated(workerTopic);
-            assertThat(records).hasSize((int) (3_000 - deadLetters));
-            assertThat(distinctRecordIndexes(records)).hasSize((int) (3_000 - deadLetters));
-            assertThat(readAuthenticated(workerTopic + ".dlq")).hasSize((int) deadLetters);
-        } finally {
-            worker.destroy();
-            assertThat(worker.waitFor(60, TimeUnit.SECONDS)).as("worker stops on SIGTERM").isTrue();
-        }
-        String log = Files.readString(dir.resolve("worker.err"));
-        assertThat(log).contains("worker scram-it stopped").doesNotContain(PASSWORD).doesNotContain(STORE_PASSWORD);
+        String log = SecuredWorkerRun.ingestsExactlyOnce(dir, "scram-it", List.of("--config", settings.toString()),
+                secrets(PASSWORD), TestBroker.uniqueTopic("scram-worker"), 22, TlsClusterIT::readAuthenticated);
+        assertThat(log).doesNotContain(PASSWORD).doesNotContain(STORE_PASSWORD);
         assertThat(ingest.stderr() + read.stderr()).doesNotContain(PASSWORD).doesNotContain(STORE_PASSWORD);
     }
 
@@ -240,13 +201,5 @@ class TlsClusterIT {
                 "security.protocol", "SASL_SSL", "sasl.mechanism", "SCRAM-SHA-512", "sasl.jaas.config", jaas(PASSWORD),
                 "ssl.truststore.location", certificates.truststore().toString(), "ssl.truststore.type", "PKCS12",
                 "ssl.truststore.password", STORE_PASSWORD));
-    }
-
-    private static Set<String> distinctRecordIndexes(List<ConsumerRecord<byte[], byte[]>> records) {
-        Set<String> indexes = new HashSet<>();
-        for (ConsumerRecord<byte[], byte[]> r : records) {
-            indexes.add(new String(r.headers().lastHeader("xmlingest.record.index").value(), StandardCharsets.UTF_8));
-        }
-        return indexes;
     }
 }
