@@ -79,6 +79,11 @@ class CliConventionsTest {
         assertThat(captured.toString(StandardCharsets.UTF_8))
                 .contains("error: record class com.example.NoSuchRecord is not in the class path")
                 .contains("(setting: record.class)");
+        // As ingest refuses them: lists that do not match record.element, one entry each or one for all.
+        assertThat(Main.run("config", "-s", "record.element={urn:xmlingest:sample:persons}person",
+                "-s", "record.class=io.xmlingest.sample.persons.Person,io.xmlingest.sample.persons.Person")).isEqualTo(ExitCodes.USAGE);
+        assertThat(Main.run("config", "-s", "topic=a,b")).isEqualTo(ExitCodes.USAGE);
+        assertThat(Main.run("config", "-s", "topic=a")).isZero();
     }
 
     private static String run(CommandLine cli, String... args) {

@@ -98,7 +98,7 @@ public final class RecordModel {
      * A list setting read against the record elements: one entry per element, or one for all.
      * An empty list means {@code empty} for all, when the setting allows that.
      */
-    private static List<String> aligned(IngestConfig config, Setting<List<String>> setting, int n, String empty) {
+    public static List<String> aligned(IngestConfig config, Setting<List<String>> setting, int n, String empty) {
         List<String> values = config.get(setting);
         if (values.isEmpty() && empty != null) {
             values = List.of(empty);
