@@ -1,10 +1,8 @@
 package io.xmlingest.app.cli;
 
 import io.xmlingest.app.AppSettings;
-import io.xmlingest.core.bind.ModelClasses;
 import io.xmlingest.core.config.ConfigDocPrinter;
 import io.xmlingest.core.config.IngestConfig;
-import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.pipeline.RecordModel;
 import java.util.Locale;
 import java.util.Map;
@@ -38,20 +36,9 @@ final class ConfigCommand implements Callable<Integer> {
         for (IngestConfig.Shown s : config.shown()) {
             System.out.println(s.key() + " = " + s.text() + "  [" + s.source().name().toLowerCase(Locale.ROOT) + "]");
         }
-        // Each value was checked as it was read; the lists against record.element, and a class name by loading
-        // it, as ingest does, are checked after the listing, which shows where a wrong one came from.
-        int elements = config.get(IngestSettings.RECORD_ELEMENT).size();
-        RecordModel.aligned(config, IngestSettings.RECORD_CLASS, elements, IngestSettings.SCHEMALESS);
-        RecordModel.aligned(config, IngestSettings.RECORD_KEY, elements, "-");
-        if (config.find(IngestSettings.TOPIC).isPresent()) {
-            RecordModel.aligned(config, IngestSettings.TOPIC, elements, null);
-        }
-        ModelClasses model = ModelClasses.of(config.get(IngestSettings.MODEL_PATH));
-        for (String name : config.get(IngestSettings.RECORD_CLASS)) {
-            if (!IngestSettings.SCHEMALESS.equals(name)) {
-                model.load(name);
-            }
-        }
+        // Each value was checked as it was read; what ingest checks of them together comes after the listing,
+        // which shows where a wrong one came from.
+        RecordModel.check(config);
         return ExitCodes.OK;
     }
 }

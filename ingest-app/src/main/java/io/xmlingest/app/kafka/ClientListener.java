@@ -28,7 +28,7 @@ public record ClientListener(String protocol, String mechanism, Map<String, Stri
     /** Plain text, no authentication: the embedded default and the {@code broker} command. */
     public static final ClientListener PLAINTEXT = new ClientListener("PLAINTEXT", null, Map.of(), null, null, null, null);
 
-    static final String PLAIN_LOGIN_MODULE = "org.apache.kafka.common.security.plain.PlainLoginModule";
+    private static final String PLAIN_LOGIN_MODULE = "org.apache.kafka.common.security.plain.PlainLoginModule";
     private static final String SCRAM_LOGIN_MODULE = "org.apache.kafka.common.security.scram.ScramLoginModule";
 
     public ClientListener {

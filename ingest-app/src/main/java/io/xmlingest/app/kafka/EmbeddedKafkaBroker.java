@@ -80,7 +80,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             String listeners = name + "://" + host + ":" + clientPort;
             String advertised = name + "://" + advertisedHost(host) + ":" + clientPort;
             String protocols = name + ":" + name + ",CONTROLLER:PLAINTEXT";
-            String own = advertisedHost(host) + ":" + clientPort;
+            String bootstrap = advertisedHost(host) + ":" + clientPort;
+            String own = bootstrap;
             if (listener.secured()) {
                 String internal = "127.0.0.1:" + free[2];
                 listeners += ",INTERNAL://" + internal;
@@ -125,7 +126,6 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 }
                 throw explain(dataDir, e);
             }
-            String bootstrap = advertisedHost(host) + ":" + clientPort;
             EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, bootstrap, dataDir, lock);
             lock = null; // the broker's now, released when it closes
             broker.awaitReady(Duration.ofSeconds(60), own);

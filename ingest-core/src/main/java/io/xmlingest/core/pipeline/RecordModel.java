@@ -49,6 +49,30 @@ public final class RecordModel {
         this.schema = schema;
     }
 
+    /**
+     * Checks what {@link #of} checks of the record settings without building the model (no JAXB
+     * context, no schema): record.class, record.key and, when set, topic against record.element,
+     * and that each record.class loads. For commands that only show the settings.
+     */
+    public static void check(IngestConfig config) {
+        int n = config.get(IngestSettings.RECORD_ELEMENT).size();
+        aligned(config, IngestSettings.RECORD_KEY, n, "-");
+        if (config.find(IngestSettings.TOPIC).isPresent()) {
+            aligned(config, IngestSettings.TOPIC, n, null);
+        }
+        load(config, aligned(config, IngestSettings.RECORD_CLASS, n, IngestSettings.SCHEMALESS));
+    }
+
+    /** The named classes, loaded from model.path or the class path; null for a schema-less entry. */
+    private static List<Class<?>> load(IngestConfig config, List<String> classes) {
+        ModelClasses model = ModelClasses.of(config.get(IngestSettings.MODEL_PATH));
+        List<Class<?>> loaded = new ArrayList<>();
+        for (String name : classes) {
+            loaded.add(IngestSettings.SCHEMALESS.equals(name) ? null : model.load(name));
+        }
+        return loaded;
+    }
+
     /** Builds the model the settings name; every error names the setting to fix. */
     public static RecordModel of(IngestConfig config) {
         List<QName> elements = config.get(IngestSettings.RECORD_ELEMENT);
@@ -56,11 +80,7 @@ public final class RecordModel {
         List<String> classes = aligned(config, IngestSettings.RECORD_CLASS, n, IngestSettings.SCHEMALESS);
         List<String> keyNames = aligned(config, IngestSettings.RECORD_KEY, n, "-");
         List<String> topics = aligned(config, IngestSettings.TOPIC, n, null);
-        ModelClasses model = ModelClasses.of(config.get(IngestSettings.MODEL_PATH));
-        List<Class<?>> loaded = new ArrayList<>();
-        for (String name : classes) {
-            loaded.add(IngestSettings.SCHEMALESS.equals(name) ? null : model.load(name));
-        }
+        List<Class<?>> loaded = load(config, classes);
         List<Class<?>> bound = loaded.stream().filter(c -> c != null).distinct().toList();
         JAXBContext context = bound.isEmpty() ? null : context(bound);
         Schema schema = RecordSchemas.compile(config.get(IngestSettings.RECORD_SCHEMA));
@@ -98,7 +118,7 @@ public final class RecordModel {
      * A list setting read against the record elements: one entry per element, or one for all.
      * An empty list means {@code empty} for all, when the setting allows that.
      */
-    public static List<String> aligned(IngestConfig config, Setting<List<String>> setting, int n, String empty) {
+    private static List<String> aligned(IngestConfig config, Setting<List<String>> setting, int n, String empty) {
         List<String> values = config.get(setting);
         if (values.isEmpty() && empty != null) {
             values = List.of(empty);

@@ -98,12 +98,15 @@ public final class KafkaTopics {
             try {
                 Map<String, TopicDescription> described = admin.describeTopics(waiting)
                         .allTopicNames().get(Math.max(1, (deadline - System.nanoTime()) / 1_000_000), TimeUnit.MILLISECONDS);
+                List<String> still = new ArrayList<>();
                 for (String t : waiting) {
                     if (ready(described.get(t))) {
                         described.get(t).partitions().forEach(p -> partitions.add(new TopicPartition(t, p.partition())));
+                    } else {
+                        still.add(t);
                     }
                 }
-                waiting = waiting.stream().filter(t -> !ready(described.get(t))).toList();
+                waiting = still;
                 if (waiting.isEmpty()) {
                     return partitions;
                 }
