@@ -223,9 +223,11 @@ public final class ElementNames {
 
     /**
      * The elements that may stand in for {@code head} (its substitution group, followed step by
-     * step), as xjc declares them in the model's object factories: the owner's package's and any
-     * the owner names in {@code @XmlSeeAlso}. A substitute declared only elsewhere is not found;
-     * the encoder then refuses a record holding it rather than write it under the head's name.
+     * step), as xjc declares them in the model's object factories: the owner's package's, any the
+     * owner names in {@code @XmlSeeAlso}, and those beside the model's classes that declare
+     * substitutes ({@link SubstitutionFactories}, which the record model adds to its JAXB context
+     * for the same reason). A substitute declared only elsewhere is not found; the encoder then
+     * refuses a record holding it rather than write it under the head's name.
      */
     private static Map<QName, Declared> substitutesOf(QName head, Class<?> owner) {
         List<Class<?>> registries = registriesOf(owner);
@@ -272,6 +274,11 @@ public final class ElementNames {
         }
     };
 
+    /** True when {@code registry} declares an element that stands in for another (a member of a substitution group). */
+    static boolean declaresSubstitutes(Class<?> registry) {
+        return DECLARATIONS.get(registry).stream().anyMatch(d -> d.head() != null);
+    }
+
     private static List<Class<?>> registriesOf(Class<?> owner) {
         List<Class<?>> registries = new ArrayList<>();
         try {
@@ -293,6 +300,11 @@ public final class ElementNames {
             }
         } catch (TypeNotPresentException | LinkageError e) {
             // a class named there does not load; JAXB reports it when it builds the context
+        }
+        for (Class<?> c : SubstitutionFactories.beside(owner)) {
+            if (!registries.contains(c)) {
+                registries.add(c);
+            }
         }
         return registries;
     }

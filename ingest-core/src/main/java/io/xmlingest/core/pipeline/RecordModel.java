@@ -7,6 +7,7 @@ import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.config.Setting;
 import io.xmlingest.core.encode.RecordKeys;
 import io.xmlingest.core.error.ConfigException;
+import io.xmlingest.core.jaxb.SubstitutionFactories;
 import io.xmlingest.core.split.RecordElements;
 import jakarta.xml.bind.JAXBContext;
 import jakarta.xml.bind.JAXBException;
@@ -15,6 +16,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import javax.xml.namespace.QName;
 import javax.xml.validation.Schema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What a configuration says records are: for each record element, the class it binds to (or
@@ -23,6 +26,8 @@ import javax.xml.validation.Schema;
  * building it first lets a command fail on a wrong setting before it starts anything else.
  */
 public final class RecordModel {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RecordModel.class);
 
     /**
      * One kind of record in a file.
@@ -134,13 +139,43 @@ public final class RecordModel {
                 + "order, or one for all");
     }
 
+    /**
+     * One context for the record classes and the factories beside them that declare substitution
+     * group members (see {@link SubstitutionFactories}: JAXB would not find those of another
+     * namespace's package). If those factories cannot share a context with the record classes
+     * (two declaring the same element, say), the context is built without them, as it was before
+     * they were looked for, and a warning says which records will be refused.
+     */
     private static JAXBContext context(List<Class<?>> classes) {
+        LinkedHashSet<Class<?>> factories = new LinkedHashSet<>();
+        classes.forEach(c -> factories.addAll(SubstitutionFactories.beside(c)));
+        factories.removeAll(classes);
+        if (!factories.isEmpty()) {
+            List<Class<?>> all = new ArrayList<>(classes);
+            all.addAll(factories);
+            try {
+                return JAXBContext.newInstance(all.toArray(Class<?>[]::new));
+            } catch (JAXBException | RuntimeException e) {
+                LOG.warn("the object factories {} declare substitution group members but cannot be bound together with "
+                        + "record class {} ({}); a record holding an element they declare in place of another will be "
+                        + "rejected as unexpected (keep one copy of each schema on {}, or compile the model into one "
+                        + "package: model compile --package NAME)", factories.stream().map(Class::getName).toList(),
+                        classes.stream().map(Class::getName).toList(), summary(e), IngestSettings.MODEL_PATH.key());
+            }
+        }
         try {
             return JAXBContext.newInstance(classes.toArray(Class<?>[]::new));
         } catch (JAXBException e) {
             throw new ConfigException(IngestSettings.RECORD_CLASS.key(),
                     "record class " + classes.stream().map(Class::getName).toList() + " is not a JAXB class: " + e);
         }
+    }
+
+    /** JAXB's first line only counts its complaints; the next unindented one is the first of them. */
+    private static String summary(Exception e) {
+        List<String> lines = String.valueOf(e).lines().filter(l -> !l.isBlank() && !Character.isWhitespace(l.charAt(0)))
+                .limit(2).toList();
+        return String.join(": ", lines);
     }
 
     public List<RecordType> types() {
