@@ -24,6 +24,7 @@ import io.xmlingest.core.publish.TopicNames;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +53,10 @@ public final class Worker implements Runnable {
     private static final long FIRST_BACKOFF_MS = 500;
     // How long a session may take to open before the worker says it is waiting for Kafka.
     private static final long SLOW_KAFKA_NANOS = TimeUnit.SECONDS.toNanos(5);
+    // A worker with no file sends Kafka nothing, and /health would say Kafka is up for as long as the
+    // inbox stays empty, outage or not: it asks this often, and takes this long without an answer as one.
+    private static final long IDLE_PING_NANOS = TimeUnit.SECONDS.toNanos(10);
+    private static final Duration IDLE_PING_TIMEOUT = Duration.ofSeconds(5);
 
     private final IngestConfig config;
     private final Supplier<RecordModel> model;
@@ -75,6 +80,8 @@ public final class Worker implements Runnable {
     private volatile String kafkaProblem = "not connected yet";
     private volatile String commitTrouble;
     private volatile String fatal;
+    /** When Kafka last answered this worker's session, as System.nanoTime. */
+    private long lastAnswer;
 
     public Worker(IngestConfig config, RecordModel model, Path inboxDir, String workerId) {
         this(config, () -> model, inboxDir, workerId, StartupTimeline.unwatched());
@@ -157,6 +164,7 @@ public final class Worker implements Runnable {
                         this::commitTrouble, retention);
             }
             while (!stopping()) {
+                boolean fileInHand = false;
                 try {
                     if (shared != null) {
                         shared.step(pollMillis);
@@ -174,14 +182,18 @@ public final class Worker implements Runnable {
                         }
                         LOG.info("connected to Kafka; checkpoints read ({} s after the JVM's launch)",
                                 String.format("%.2f", startup.secondsSinceLaunch()));
+                        lastAnswer = System.nanoTime();
                     }
                     Optional<Path> next = inbox.unfinished().stream().findFirst().or(inbox::claimNext);
                     if (next.isEmpty()) {
                         forgetOldFiles();
+                        pingWhileIdle();
                         pause(pollMillis);
                         continue;
                     }
+                    fileInHand = true;
                     process(next.get());
+                    lastAnswer = System.nanoTime();
                     backoff = FIRST_BACKOFF_MS;
                     // Between files, not before the first: a restart resumes its file before anything else.
                     forgetOldFiles();
@@ -212,9 +224,11 @@ public final class Worker implements Runnable {
                         // Kafka is there, and ended this worker's transaction itself.
                         LOG.warn("{}; nothing is lost, the file in hand resumes from its last checkpoint; trying again "
                                 + "in {} ms", kafkaProblem, backoff);
-                    } else {
+                    } else if (fileInHand) {
                         LOG.warn("Kafka is unavailable ({}); nothing is lost, the file in hand resumes from its last "
                                 + "checkpoint; trying again in {} ms", e.getMessage(), backoff);
+                    } else {
+                        LOG.warn("Kafka is unavailable ({}); trying again in {} ms", e.getMessage(), backoff);
                     }
                     pause(backoff);
                     backoff = Math.min(maxBackoffMillis, backoff * 2);
@@ -242,6 +256,21 @@ public final class Worker implements Runnable {
                 LOG.info("worker {} stopped", workerId);
             }
         }
+    }
+
+    /** @throws RetriableIngestException when Kafka does not answer, to be handled as any lost connection is */
+    private void pingWhileIdle() {
+        if (System.nanoTime() - lastAnswer < IDLE_PING_NANOS) {
+            return;
+        }
+        try {
+            session.ping(IDLE_PING_TIMEOUT);
+        } catch (RetriableIngestException e) {
+            throw new RetriableIngestException("Kafka at " + config.get(IngestSettings.BOOTSTRAP_SERVERS)
+                    + " did not answer the idle worker's check within " + IDLE_PING_TIMEOUT.toSeconds() + " s",
+                    null, IngestSettings.BOOTSTRAP_SERVERS.key(), e);
+        }
+        lastAnswer = System.nanoTime();
     }
 
     private void forgetOldFiles() {

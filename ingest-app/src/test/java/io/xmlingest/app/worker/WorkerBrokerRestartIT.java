@@ -38,6 +38,40 @@ class WorkerBrokerRestartIT {
         restartMidFile(15_000);
     }
 
+    /**
+     * A worker with no file sends Kafka nothing of its own accord: it asks while idle, so its health
+     * follows the broker, and it takes the next file once the broker is back.
+     */
+    @Test
+    void anIdleWorkerReportsTheBrokerGoneAndBackAndThenTakesTheNextFile() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Path brokerDir = dir.resolve("broker-idle");
+        EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(brokerDir, "127.0.0.1", port);
+        try {
+            WorkerHarness h = new WorkerHarness(broker.bootstrapServers(), Files.createDirectories(dir.resolve("inbox-idle")),
+                    "topic.ready.timeout.ms", "10000");
+            try (WorkerHarness.Running w = h.start()) {
+                await("the worker connects", Duration.ofMinutes(1), () -> w.worker().health().ready());
+                broker.close();
+                // Before the worker asked while idle, it said UP for as long as the inbox stayed empty.
+                await("the idle worker notices", Duration.ofMinutes(1), () -> !w.worker().health().ready());
+                assertThat(w.worker().health().checks().get("kafka")).startsWith("DOWN")
+                        .contains("127.0.0.1:" + port);
+                broker = EmbeddedKafkaBroker.start(brokerDir, "127.0.0.1", port);
+                await("the worker reconnects", Duration.ofMinutes(2), () -> w.worker().health().ready());
+                Path file = DatagenCommand.generate(dir.resolve("persons-idle.xml"), 500, 5, 0.0);
+                h.drop(file, "persons.xml");
+                await("persons.xml done", Duration.ofMinutes(2), () -> Files.exists(h.done("persons.xml")));
+            }
+            assertThat(h.records()).hasSize(500);
+        } finally {
+            broker.close();
+        }
+    }
+
     private void restartMidFile(long downMillis) throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {

@@ -103,6 +103,23 @@ public final class KafkaCheckpointStore implements CheckpointStore {
         }
     }
 
+    /**
+     * Returns once Kafka has told the checkpoint topic's end offsets, which only a partition's
+     * leader can: proof that Kafka answers, for a worker with nothing to commit.
+     *
+     * @throws RetriableIngestException when no answer came within {@code within}
+     */
+    public synchronized void ping(Duration within) {
+        Set<TopicPartition> partitions = consumer.assignment().isEmpty()
+                ? Set.of(new TopicPartition(topic, 0)) : consumer.assignment();
+        try {
+            consumer.endOffsets(partitions, within);
+        } catch (KafkaException e) {
+            throw new RetriableIngestException("Kafka did not answer within " + within.toMillis() + " ms (" + e + ")",
+                    null, null, e);
+        }
+    }
+
     private boolean caughtUp(Map<TopicPartition, Long> end) {
         for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
             if (consumer.position(e.getKey(), timeout) < e.getValue()) {

@@ -177,6 +177,16 @@ public final class KafkaSession implements AutoCloseable {
         }
     }
 
+    /**
+     * Returns once Kafka answers a request (see {@link KafkaCheckpointStore#ping}); a session with
+     * nothing to commit has no other way to learn that Kafka went away.
+     *
+     * @throws RetriableIngestException when no answer came within {@code within}
+     */
+    public void ping(Duration within) {
+        checkpoints.ping(within);
+    }
+
     public TransactionalPublisher publisher() {
         return publisher;
     }
