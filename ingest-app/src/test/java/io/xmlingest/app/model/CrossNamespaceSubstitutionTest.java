@@ -2,6 +2,11 @@ package io.xmlingest.app.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SpecVersion;
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.encode.JsonSchemaWriter;
@@ -152,8 +157,45 @@ class CrossNamespaceSubstitutionTest {
     void theJsonSchemaOfTheRecordNamesTheMembersOfEveryNamespace() throws Exception {
         RecordModel model = IngestionPipeline.model(config(modelJar()));
 
-        String schema = JsonSchemaWriter.toJson(model.types().get(0).type());
+        JsonNode schema = new ObjectMapper().readTree(JsonSchemaWriter.toJson(model.types().get(0).type()));
 
-        assertThat(schema).contains("\"fax\"", "\"pager\"", "\"network\"");
+        Map<String, JsonNode> items = new java.util.LinkedHashMap<>();
+        schema.at("/properties/channel/items/anyOf").forEach(form -> form.get("properties").fields()
+                .forEachRemaining(e -> items.put(e.getKey(), e.getValue())));
+        assertThat(items).containsOnlyKeys("channel", "fax", "pager");
+        // The head's own value too: its reference says only JAXBElement, its object factory says a string.
+        assertThat(items.get("channel").at("/anyOf/0/type").asText()).isEqualTo("string");
+        assertThat(items.get("fax").at("/anyOf/0/type").asText()).isEqualTo("string");
+        assertThat(schema.toString()).contains("\"network\"");
+    }
+
+    @Test
+    void thePublishedValuesMatchTheSchemaAndAHeadOfTheWrongTypeDoesNot() throws Exception {
+        Path jar = modelJar();
+        RecordModel model = IngestionPipeline.model(config(jar));
+        JsonSchema schema = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
+                .getSchema(JsonSchemaWriter.toJson(model.types().get(0).type()));
+        Path file = Files.writeString(dir.resolve("contacts.xml"), """
+                <contacts xmlns='urn:a' xmlns:b='urn:b' xmlns:c='urn:c'>
+                  <contact id='c1'><name>Ana</name><channel>x</channel><b:fax>f</b:fax>
+                    <b:pager><b:number>7</b:number><c:network>n</c:network></b:pager></contact>
+                </contacts>
+                """);
+        InMemoryPagePublisher publisher = new InMemoryPagePublisher();
+        IngestionPipeline.create(config(jar), model, publisher, IngestListener.NONE).ingest(file);
+        ObjectMapper json = new ObjectMapper();
+
+        List<JsonNode> values = new ArrayList<>();
+        publisher.pages().forEach(p -> p.records().forEach(r -> {
+            try {
+                values.add(json.readTree(r.value()));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }));
+        assertThat(values).hasSize(1);
+        assertThat(schema.validate(values.get(0))).isEmpty();
+        assertThat(schema.validate(json.readTree("{\"id\":\"c1\",\"name\":\"Ana\",\"channel\":[{\"channel\":5}]}")))
+                .isNotEmpty();
     }
 }

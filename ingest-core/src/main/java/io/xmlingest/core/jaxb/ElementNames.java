@@ -105,7 +105,8 @@ public final class ElementNames {
         }
         for (XmlElementRef r : allRefs) {
             QName name = refName(r, ownNamespace);
-            declared.put(name, new Declared(name, r.type(), r.type() == JAXBElement.class));
+            boolean wrapped = r.type() == JAXBElement.class;
+            declared.put(name, new Declared(name, wrapped ? declaredValueType(name, owner) : r.type(), wrapped));
             declared.putAll(r == ref ? substitutes : substitutesOf(name, owner));
         }
         // A substitution group's head keeps its element's name, as an element property would; a choice,
@@ -245,6 +246,21 @@ public final class ElementNames {
             }
         }
         return found;
+    }
+
+    /**
+     * What the element {@code name} holds, as the object factory declaring it says (a head's own
+     * value, which its {@code @XmlElementRef} leaves as JAXBElement); JAXBElement when none says.
+     */
+    private static Class<?> declaredValueType(QName name, Class<?> owner) {
+        for (Class<?> registry : registriesOf(owner)) {
+            for (ElementDecl d : DECLARATIONS.get(registry)) {
+                if (d.name().equals(name) && d.type() != Object.class) {
+                    return d.type();
+                }
+            }
+        }
+        return JAXBElement.class;
     }
 
     /** An element an object factory declares, the head of its substitution group (null if none), and what it holds. */
