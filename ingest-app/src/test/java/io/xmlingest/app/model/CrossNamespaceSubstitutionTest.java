@@ -17,12 +17,17 @@ import io.xmlingest.core.pipeline.IngestListener;
 import io.xmlingest.core.pipeline.IngestionPipeline;
 import io.xmlingest.core.pipeline.RecordModel;
 import io.xmlingest.core.publish.InMemoryPagePublisher;
+import jakarta.xml.bind.annotation.XmlRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.stream.Stream;
+import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,7 +48,28 @@ class CrossNamespaceSubstitutionTest {
               <xs:element name='contact'><xs:complexType><xs:sequence>
                 <xs:element name='name' type='xs:string'/>
                 <xs:element ref='a:channel' minOccurs='0' maxOccurs='unbounded'/>
+                <xs:any namespace='##other' processContents='lax' minOccurs='0' maxOccurs='unbounded'/>
               </xs:sequence><xs:attribute name='id' type='xs:string' use='required'/></xs:complexType></xs:element>
+            </xs:schema>
+            """;
+
+    // Compiled into the same model, but nothing here can stand in for anything a contact holds.
+    private static final String UNRELATED_XSD = """
+            <xs:schema xmlns:xs='http://www.w3.org/2001/XMLSchema' xmlns:d='urn:d' targetNamespace='urn:d'
+                       elementFormDefault='qualified'>
+              <xs:element name='thing' type='xs:string'/>
+              <xs:element name='other' type='xs:string' substitutionGroup='d:thing'/>
+              <xs:element name='ext'><xs:complexType><xs:sequence><xs:element name='n' type='xs:int'/></xs:sequence>
+              </xs:complexType></xs:element>
+            </xs:schema>
+            """;
+
+    // A member named as its head, in its own namespace.
+    private static final String SAME_NAME_XSD = """
+            <xs:schema xmlns:xs='http://www.w3.org/2001/XMLSchema' xmlns:a='urn:a' targetNamespace='urn:e'
+                       elementFormDefault='qualified'>
+              <xs:import namespace='urn:a' schemaLocation='a.xsd'/>
+              <xs:element name='channel' type='xs:string' substitutionGroup='a:channel'/>
             </xs:schema>
             """;
 
@@ -74,83 +100,173 @@ class CrossNamespaceSubstitutionTest {
         Path a = Files.writeString(dir.resolve("a.xsd"), HEAD_XSD);
         Path b = Files.writeString(dir.resolve("b.xsd"), MEMBERS_XSD);
         Path c = Files.writeString(dir.resolve("c.xsd"), DEEPER_XSD);
-        return XjcModelCompiler.compile(List.of(a, b, c), null, dir.resolve("model.jar")).jar();
+        Path d = Files.writeString(dir.resolve("d.xsd"), UNRELATED_XSD);
+        Path e = Files.writeString(dir.resolve("e.xsd"), SAME_NAME_XSD);
+        return XjcModelCompiler.compile(List.of(a, b, c, d, e), null, dir.resolve("model.jar")).jar();
     }
 
-    private static IngestConfig config(Path jar) {
+    private static IngestConfig config(Path... modelPath) {
         return IngestConfig.of(IngestSettings.ALL, Map.of(
-                IngestSettings.MODEL_PATH.key(), jar.toString(),
+                IngestSettings.MODEL_PATH.key(), String.join(",", Stream.of(modelPath).map(Path::toString).toList()),
                 IngestSettings.RECORD_ELEMENT.key(), "{urn:a}contact",
                 IngestSettings.RECORD_CLASS.key(), "a.Contact",
                 IngestSettings.TOPIC.key(), "contacts"));
     }
 
-    @Test
-    void membersDeclaredInAnotherNamespacesPackageBindAndKeepTheirNames() throws Exception {
-        Path jar = modelJar();
-        Path file = Files.writeString(dir.resolve("contacts.xml"), """
-                <contacts xmlns='urn:a' xmlns:b='urn:b' xmlns:c='urn:c'>
-                  <contact id='c1'><name>Ana</name><channel>x</channel><b:fax>f</b:fax>
-                    <b:pager><b:number>7</b:number><c:network>n</c:network></b:pager></contact>
-                  <contact id='c2'><name>Bo</name></contact>
-                  <contact id='c3'><name>Cy</name><b:pager><b:number>8</b:number><b:carrier>k</b:carrier></b:pager></contact>
-                </contacts>
-                """);
-        InMemoryPagePublisher publisher = new InMemoryPagePublisher();
-        List<RecordRejectedException> rejected = new ArrayList<>();
+    private static final String CONTACTS = """
+            <contacts xmlns='urn:a' xmlns:b='urn:b' xmlns:c='urn:c'>
+              <contact id='c1'><name>Ana</name><channel>x</channel><b:fax>f</b:fax>
+                <b:pager><b:number>7</b:number><c:network>n</c:network></b:pager></contact>
+              <contact id='c2'><name>Bo</name></contact>
+              <contact id='c3'><name>Cy</name><b:pager><b:number>8</b:number><b:carrier>k</b:carrier></b:pager></contact>
+            </contacts>
+            """;
 
-        FileSummary summary = IngestionPipeline.create(config(jar), publisher, new IngestListener() {
-            @Override
-            public void rejected(RecordRejectedException e) {
-                rejected.add(e);
-            }
-        }).ingest(file);
+    private static final List<String> CONTACTS_JSON = List.of(
+            "{\"id\":\"c1\",\"name\":\"Ana\",\"channel\":[{\"channel\":\"x\"},{\"fax\":\"f\"},"
+                    + "{\"pager\":{\"number\":7,\"carrier\":{\"network\":\"n\"}}}]}",
+            "{\"id\":\"c2\",\"name\":\"Bo\"}",
+            "{\"id\":\"c3\",\"name\":\"Cy\",\"channel\":[{\"pager\":{\"number\":8,\"carrier\":{\"carrier\":\"k\"}}}]}");
 
-        assertThat(rejected).isEmpty();
-        assertThat(summary.records()).isEqualTo(3);
-        List<String> values = new ArrayList<>();
-        publisher.pages().forEach(p -> p.records().stream().map(OutgoingRecord::value)
-                .forEach(v -> values.add(new String(v, StandardCharsets.UTF_8))));
-        assertThat(values).containsExactly(
-                "{\"id\":\"c1\",\"name\":\"Ana\",\"channel\":[{\"channel\":\"x\"},{\"fax\":\"f\"},"
-                        + "{\"pager\":{\"number\":7,\"carrier\":{\"network\":\"n\"}}}]}",
-                "{\"id\":\"c2\",\"name\":\"Bo\"}",
-                "{\"id\":\"c3\",\"name\":\"Cy\",\"channel\":[{\"pager\":{\"number\":8,\"carrier\":{\"carrier\":\"k\"}}}]}");
+    /** What ingesting {@code xml} publishes, and what it rejects, each in file order. */
+    private record Ingested(List<String> values, List<RecordRejectedException> rejected) {
     }
 
-    @Test
-    void factoriesThatCannotShareAContextWithTheRecordClassLeaveItAsItWasAndTheirMembersAreRejected() throws Exception {
-        Path jar = modelJar();
-        // The same schemas again in one package of a second jar: its factory declares every element a second time.
-        Path again = XjcModelCompiler.compile(List.of(dir.resolve("a.xsd"), dir.resolve("b.xsd"), dir.resolve("c.xsd")),
-                "again", dir.resolve("again.jar")).jar();
-        Path file = Files.writeString(dir.resolve("contacts.xml"), """
-                <contacts xmlns='urn:a' xmlns:b='urn:b'>
-                  <contact id='c1'><name>Ana</name><b:fax>f</b:fax></contact>
-                  <contact id='c2'><name>Bo</name><channel>x</channel></contact>
-                </contacts>
-                """);
+    private Ingested ingest(IngestConfig config, String xml) throws Exception {
+        Path file = Files.writeString(dir.resolve("contacts.xml"), xml);
         InMemoryPagePublisher publisher = new InMemoryPagePublisher();
         List<RecordRejectedException> rejected = new ArrayList<>();
-        IngestConfig config = IngestConfig.of(IngestSettings.ALL, Map.of(
-                IngestSettings.MODEL_PATH.key(), jar + "," + again,
-                IngestSettings.RECORD_ELEMENT.key(), "{urn:a}contact",
-                IngestSettings.RECORD_CLASS.key(), "a.Contact",
-                IngestSettings.TOPIC.key(), "contacts"));
-
         IngestionPipeline.create(config, publisher, new IngestListener() {
             @Override
             public void rejected(RecordRejectedException e) {
                 rejected.add(e);
             }
         }).ingest(file);
+        List<String> values = new ArrayList<>();
+        publisher.pages().forEach(p -> p.records().stream().map(OutgoingRecord::value)
+                .forEach(v -> values.add(new String(v, StandardCharsets.UTF_8))));
+        return new Ingested(values, rejected);
+    }
 
-        assertThat(rejected).singleElement().satisfies(e -> {
-            assertThat(e.getMessage()).contains("unexpected element (uri:\"urn:b\", local:\"fax\")");
-            assertThat(e.location().orElseThrow().recordIndex()).isZero();
-        });
-        assertThat(publisher.pages()).flatMap(p -> p.records()).map(r -> new String(r.value(), StandardCharsets.UTF_8))
-                .containsExactly("{\"id\":\"c2\",\"name\":\"Bo\",\"channel\":[{\"channel\":\"x\"}]}");
+    /** The jar's classes as a directory, as a build's output would be on model.path. */
+    private Path unpacked(Path jar) throws Exception {
+        Path out = Files.createDirectories(dir.resolve("classes"));
+        try (JarFile j = new JarFile(jar.toFile())) {
+            for (JarEntry e : java.util.Collections.list(j.entries())) {
+                Path to = out.resolve(e.getName());
+                if (e.isDirectory()) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.createDirectories(to.getParent());
+                    try (var in = j.getInputStream(e)) {
+                        Files.copy(in, to);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void membersDeclaredInAnotherNamespacesPackageBindAndKeepTheirNames() throws Exception {
+        Path jar = modelJar();
+
+        Ingested fromJar = ingest(config(jar), CONTACTS);
+        Ingested fromDirectory = ingest(config(unpacked(jar)), CONTACTS);
+
+        assertThat(fromJar.rejected()).isEmpty();
+        assertThat(fromJar.values()).containsExactlyElementsOf(CONTACTS_JSON);
+        assertThat(fromDirectory.rejected()).isEmpty();
+        assertThat(fromDirectory.values()).containsExactlyElementsOf(CONTACTS_JSON);
+    }
+
+    @Test
+    void aSecondCopyOfTheSchemasOnTheModelPathBeforeOrAfterTheModelChangesNothing() throws Exception {
+        Path jar = modelJar();
+        // The same schemas in one package: its factory declares every element a second time.
+        Path again = XjcModelCompiler.compile(List.of(dir.resolve("a.xsd"), dir.resolve("b.xsd"), dir.resolve("c.xsd")),
+                "again", dir.resolve("again.jar")).jar();
+
+        for (Path[] path : List.of(new Path[] {jar, again}, new Path[] {again, jar})) {
+            Ingested out = ingest(config(path), CONTACTS);
+            assertThat(out.rejected()).as("%s", List.of(path)).isEmpty();
+            assertThat(out.values()).as("%s", List.of(path)).containsExactlyElementsOf(CONTACTS_JSON);
+        }
+    }
+
+    @Test
+    void aMemberNamedAsItsHeadInAnotherNamespaceKeepsItsNamespaceInTheName() throws Exception {
+        Ingested out = ingest(config(modelJar()), """
+                <contacts xmlns='urn:a' xmlns:e='urn:e'>
+                  <contact id='c1'><name>Ana</name><channel>x</channel><e:channel>y</e:channel></contact>
+                </contacts>
+                """);
+
+        assertThat(out.rejected()).isEmpty();
+        assertThat(out.values()).containsExactly(
+                "{\"id\":\"c1\",\"name\":\"Ana\",\"channel\":[{\"channel\":\"x\"},{\"{urn:e}channel\":\"y\"}]}");
+    }
+
+    @Test
+    void factoriesWhoseMembersNoRecordCanHoldStayOutOfTheModel() throws Exception {
+        // urn:d declares a substitution group too, but not one a contact holds: its ext stays unknown to the
+        // model, and the lax wildcard keeps it as written, as it did before members were looked for.
+        Ingested out = ingest(config(modelJar()), """
+                <contacts xmlns='urn:a' xmlns:d='urn:d'>
+                  <contact id='c1'><name>Ana</name><d:ext note='hi'><d:n>007</d:n></d:ext></contact>
+                </contacts>
+                """);
+
+        assertThat(out.rejected()).isEmpty();
+        assertThat(out.values()).containsExactly(
+                "{\"id\":\"c1\",\"name\":\"Ana\",\"any\":[{\"{urn:d}ext\":{\"note\":\"hi\",\"n\":\"007\"}}]}");
+    }
+
+    @Test
+    void aFactoryJaxbRefusesIsLeftOutAndTheOthersStillBind() throws Exception {
+        Path jar = modelJar();
+        // A factory declaring a member of a:channel whose type JAXB refuses (text content and an element).
+        Path src = Files.createDirectories(dir.resolve("src/clash"));
+        Files.writeString(src.resolve("ObjectFactory.java"), """
+                package clash;
+                import jakarta.xml.bind.JAXBElement;
+                import jakarta.xml.bind.annotation.XmlElementDecl;
+                import jakarta.xml.bind.annotation.XmlRegistry;
+                import javax.xml.namespace.QName;
+                @XmlRegistry
+                public class ObjectFactory {
+                    @XmlElementDecl(namespace = "urn:clash", name = "telex", substitutionHeadNamespace = "urn:a",
+                            substitutionHeadName = "channel")
+                    public JAXBElement<Telex> createTelex(Telex v) {
+                        return new JAXBElement<>(new QName("urn:clash", "telex"), Telex.class, v);
+                    }
+                }
+                """);
+        Files.writeString(src.resolve("Telex.java"), """
+                package clash;
+                import jakarta.xml.bind.annotation.XmlElement;
+                import jakarta.xml.bind.annotation.XmlValue;
+                public class Telex {
+                    @XmlValue
+                    public String text;
+                    @XmlElement
+                    public String line;
+                }
+                """);
+        Path classes = Files.createDirectories(dir.resolve("clash-classes"));
+        String api = Path.of(XmlRegistry.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        assertThat(ToolProvider.getSystemJavaCompiler().run(null, null, null, "-cp", api, "-d", classes.toString(),
+                src.resolve("ObjectFactory.java").toString(), src.resolve("Telex.java").toString())).isZero();
+
+        Ingested out = ingest(config(jar, classes), CONTACTS.replace("</contacts>",
+                "  <contact id='c4' xmlns:x='urn:clash'><name>Di</name><x:telex>t</x:telex></contact>\n</contacts>"));
+
+        // The other factories still bind their members. The refused one's member is unknown to the model, as
+        // before members were looked for: here the contact's wildcard takes it, as written.
+        List<String> expected = new ArrayList<>(CONTACTS_JSON);
+        expected.add("{\"id\":\"c4\",\"name\":\"Di\",\"any\":[{\"{urn:clash}telex\":\"t\"}]}");
+        assertThat(out.rejected()).isEmpty();
+        assertThat(out.values()).containsExactlyElementsOf(expected);
     }
 
     @Test
@@ -162,7 +278,7 @@ class CrossNamespaceSubstitutionTest {
         Map<String, JsonNode> items = new java.util.LinkedHashMap<>();
         schema.at("/properties/channel/items/anyOf").forEach(form -> form.get("properties").fields()
                 .forEachRemaining(e -> items.put(e.getKey(), e.getValue())));
-        assertThat(items).containsOnlyKeys("channel", "fax", "pager");
+        assertThat(items).containsOnlyKeys("channel", "fax", "pager", "{urn:e}channel");
         // The head's own value too: its reference says only JAXBElement, its object factory says a string.
         assertThat(items.get("channel").at("/anyOf/0/type").asText()).isEqualTo("string");
         assertThat(items.get("fax").at("/anyOf/0/type").asText()).isEqualTo("string");

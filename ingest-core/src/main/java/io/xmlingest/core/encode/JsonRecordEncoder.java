@@ -89,7 +89,7 @@ public final class JsonRecordEncoder implements RecordEncoder<Object> {
                 case OTHER_ATTRIBUTES -> writeOtherAttributes(json, p.name(), (Map<?, ?>) value);
                 case ELEMENT -> {
                     json.writeFieldName(p.name());
-                    writeElementValue(json, p.name(), value);
+                    writeElementValue(json, p, value);
                 }
                 default -> {
                     json.writeFieldName(p.name());
@@ -122,19 +122,22 @@ public final class JsonRecordEncoder implements RecordEncoder<Object> {
      * factory of another package (xjc's default for another namespace) arrives here under its
      * head's property; its name would be lost, so the record is refused instead.
      */
-    private static void writeElementValue(JsonGenerator json, String name, Object value) throws IOException {
+    private static void writeElementValue(JsonGenerator json, JaxbProperty p, Object value) throws IOException {
         if (value instanceof JAXBElement<?> element) {
-            if (!element.getName().getLocalPart().equals(name)) {
-                throw new IllegalStateException("element <" + element.getName().getLocalPart() + "> stands in for <"
-                        + name + "> (a substitution group), but no object factory the encoder looks in (the package of the"
-                        + " class holding <" + name + ">, and the factories its @XmlSeeAlso names) declares it, so its"
-                        + " name cannot be written; compile the model into one package (model compile --package NAME)");
+            // By namespace too: b:channel standing for a:channel must not pass for it.
+            if (p.element() != null ? !element.getName().equals(p.element())
+                    : !element.getName().getLocalPart().equals(p.name())) {
+                throw new IllegalStateException("element " + element.getName() + " stands in for <" + p.name()
+                        + "> (a substitution group), but no object factory the encoder looks in (the package of the"
+                        + " class holding <" + p.name() + ">, the factories its @XmlSeeAlso names, and those on"
+                        + " model.path that declare substitutes) declares it, so its name cannot be written; compile the"
+                        + " model into one package (model compile --package NAME)");
             }
             writeValue(json, element.getValue());
         } else if (value instanceof Collection<?> items) {
             json.writeStartArray();
             for (Object item : items) {
-                writeElementValue(json, name, item);
+                writeElementValue(json, p, item);
             }
             json.writeEndArray();
         } else {

@@ -206,7 +206,7 @@ public final class JsonSchemaWriter {
                 value = held instanceof ParameterizedType pt && JAXBElement.class.isAssignableFrom((Class<?>) pt.getRawType())
                         ? valueSchema(held, null) : jaxbElement(map());
             }
-            forms.add(named(d.name().getLocalPart(), value));
+            forms.add(named(names.jsonName(d.name()), value));
         }
         if (names.mayHoldNull()) {
             forms.add(map("type", "null", "description", "a nil alternative: JAXB keeps no name for it"));

@@ -17,11 +17,14 @@ import jakarta.xml.bind.annotation.XmlType;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import javax.xml.XMLConstants;
 import javax.xml.namespace.QName;
 import org.w3c.dom.Element;
@@ -62,6 +65,7 @@ public final class ElementNames {
     private final boolean mixed;
     private final boolean wildcard;
     private final String namespace;
+    private final Map<QName, String> jsonNames;
 
     private ElementNames(String property, List<Alternative> alternatives, Map<QName, Declared> declared, boolean mixed,
                          boolean wildcard, String namespace) {
@@ -71,6 +75,29 @@ public final class ElementNames {
         this.mixed = mixed;
         this.wildcard = wildcard;
         this.namespace = namespace;
+        this.jsonNames = jsonNames(declared.keySet(), namespace);
+    }
+
+    /**
+     * Local names, except where two declared elements share one (a substitute in another namespace
+     * named as its head, {@code b:channel} for {@code a:channel}): then each not in the owner's
+     * namespace is named as schema-less mode names it, {@code {urn:b}channel}, so neither is
+     * written as the other.
+     */
+    private static Map<QName, String> jsonNames(Collection<QName> names, String ownNamespace) {
+        Map<QName, String> json = new LinkedHashMap<>();
+        for (QName n : names) {
+            boolean shared = names.stream().anyMatch(o -> !o.equals(n) && o.getLocalPart().equals(n.getLocalPart()));
+            json.put(n, shared && !n.getNamespaceURI().equals(ownNamespace)
+                    ? schemaLessName(n.getNamespaceURI(), n.getLocalPart(), ownNamespace) : n.getLocalPart());
+        }
+        return json;
+    }
+
+    /** The name a declared element's items are written under. */
+    public String jsonName(QName declaredElement) {
+        String name = jsonNames.get(declaredElement);
+        return name != null ? name : declaredElement.getLocalPart();
     }
 
     /** For a field that can hold elements of several names, how to name its items; null for any other field. */
@@ -180,7 +207,17 @@ public final class ElementNames {
     }
 
     private String named(QName name) {
-        return !wildcard || declared.containsKey(name) ? name.getLocalPart() : wildcardName(name);
+        String json = jsonNames.get(name);
+        if (json != null) {
+            return json;
+        }
+        if (wildcard) {
+            return wildcardName(name);
+        }
+        // JAXB bound an element this property does not declare (a substitute found in a factory the
+        // names were not read from): written under some other element's name, it would be misread.
+        throw new IllegalStateException("element " + name + " is not one this property (" + property
+                + ") declares, so it has no name to be written under");
     }
 
     private String wildcardName(QName name) {
@@ -210,6 +247,11 @@ public final class ElementNames {
      */
     public static String attributeName(QName name) {
         return schemaLessName(name.getNamespaceURI(), name.getLocalPart(), "");
+    }
+
+    /** The element an {@code @XmlElementRef} of a field of {@code owner} names, as JAXB works it out. */
+    static QName refName(XmlElementRef r, Class<?> owner) {
+        return refName(r, namespaceOf(owner));
     }
 
     private static QName refName(XmlElementRef r, String ownNamespace) {
@@ -264,7 +306,98 @@ public final class ElementNames {
     }
 
     /** An element an object factory declares, the head of its substitution group (null if none), and what it holds. */
-    private record ElementDecl(QName name, QName head, Class<?> type) {
+    record ElementDecl(QName name, QName head, Class<?> type) {
+    }
+
+    /** What {@code registry} declares, read once per factory. */
+    static List<ElementDecl> declarations(Class<?> registry) {
+        return DECLARATIONS.get(registry);
+    }
+
+    /**
+     * The names of the elements {@code registry} declares: with {@code @XmlElementDecl}, and the
+     * root elements of the classes its methods make (xjc's factory has one for each).
+     */
+    static List<QName> declaredElements(Class<?> registry) {
+        List<QName> names = new ArrayList<>(DECLARATIONS.get(registry).stream().map(ElementDecl::name).toList());
+        try {
+            for (Method m : registry.getDeclaredMethods()) {
+                QName root = rootElementOf(m.getReturnType());
+                if (root != null && !names.contains(root)) {
+                    names.add(root);
+                }
+            }
+        } catch (LinkageError | TypeNotPresentException e) {
+            // A factory whose types do not all load claims what its declarations name.
+        }
+        return names;
+    }
+
+    /**
+     * Adds to {@code heads} the elements {@code type}'s own fields refer to as JAXBElements (heads
+     * of substitution groups among them), and to {@code next} the bound classes it leads to: its
+     * fields' types, the alternatives of its choices, its superclass and what it names in
+     * {@code @XmlSeeAlso}, as JAXB follows them.
+     */
+    static void references(Class<?> type, Set<QName> heads, Collection<Class<?>> next) {
+        if (type.isEnum() || !(type.isAnnotationPresent(XmlType.class) || type.isAnnotationPresent(XmlRootElement.class))) {
+            return;
+        }
+        try {
+            String own = namespaceOf(type);
+            for (Field f : type.getDeclaredFields()) {
+                if (Modifier.isStatic(f.getModifiers())) {
+                    continue;
+                }
+                List<XmlElementRef> refs = new ArrayList<>();
+                XmlElementRefs many = f.getAnnotation(XmlElementRefs.class);
+                if (many != null) {
+                    refs.addAll(List.of(many.value()));
+                }
+                XmlElementRef one = f.getAnnotation(XmlElementRef.class);
+                if (one != null) {
+                    refs.add(one);
+                }
+                for (XmlElementRef r : refs) {
+                    if (r.type() == JAXBElement.class) {
+                        heads.add(refName(r, own));
+                    } else {
+                        next.add(r.type());
+                    }
+                }
+                XmlElements elements = f.getAnnotation(XmlElements.class);
+                if (elements != null) {
+                    for (XmlElement e : elements.value()) {
+                        next.add(e.type());
+                    }
+                }
+                classesOf(f.getGenericType(), next);
+            }
+            if (type.getSuperclass() != null) {
+                next.add(type.getSuperclass());
+            }
+            XmlSeeAlso seeAlso = type.getAnnotation(XmlSeeAlso.class);
+            if (seeAlso != null) {
+                next.addAll(List.of(seeAlso.value()));
+            }
+        } catch (TypeNotPresentException | LinkageError e) {
+            // A class that does not load fully: JAXB reports it when it builds the context.
+        }
+    }
+
+    private static void classesOf(java.lang.reflect.Type t, Collection<Class<?>> into) {
+        if (t instanceof Class<?> c) {
+            into.add(c.isArray() ? c.getComponentType() : c);
+        } else if (t instanceof ParameterizedType p) {
+            classesOf(p.getRawType(), into);
+            for (java.lang.reflect.Type a : p.getActualTypeArguments()) {
+                classesOf(a, into);
+            }
+        } else if (t instanceof java.lang.reflect.WildcardType w) {
+            for (java.lang.reflect.Type b : w.getUpperBounds()) {
+                classesOf(b, into);
+            }
+        }
     }
 
     // Read once per factory: a model's classes ask the same factory about each of their element references.

@@ -87,7 +87,8 @@ public final class JaxbProperties {
                     // xjc keeps optional nillable elements as JAXBElement under the element's XML name, which
                     // is not always the field's (unit-price becomes unitPrice).
                     XmlElementRef ref = f.getAnnotation(XmlElementRef.class);
-                    elements.add(new JaxbProperty(name(ref.name(), f), JaxbProperty.Kind.ELEMENT, false, f));
+                    elements.add(new JaxbProperty(name(ref.name(), f), JaxbProperty.Kind.ELEMENT, false, f, null, null,
+                            ElementNames.refName(ref, c)));
                 } else if (f.isAnnotationPresent(XmlElements.class)
                         || Modifier.isProtected(mod) || Modifier.isPublic(mod)) {
                     // xjc leaves optional elements unannotated; field access binds them by field name.

@@ -1,6 +1,7 @@
 package io.xmlingest.core.jaxb;
 
 import java.lang.reflect.Field;
+import javax.xml.namespace.QName;
 
 /**
  * One property of a JAXB-bound class as it appears in XML.
@@ -14,8 +15,11 @@ import java.lang.reflect.Field;
  * @param absent   the value when the field is null: a schema default of an attribute, which xjc
  *                 keeps only in the getter; null when there is none
  * @param names    for a {@link Kind#CHOICE}, how its items are named; null otherwise
+ * @param element  for an {@link Kind#ELEMENT} held as a JAXBElement ({@code @XmlElementRef}), the
+ *                 element's qualified name, which every item must have; null otherwise
  */
-public record JaxbProperty(String name, Kind kind, boolean required, Field field, Object absent, ElementNames names) {
+public record JaxbProperty(String name, Kind kind, boolean required, Field field, Object absent, ElementNames names,
+                           QName element) {
 
     public enum Kind {
         ATTRIBUTE,
@@ -28,11 +32,15 @@ public record JaxbProperty(String name, Kind kind, boolean required, Field field
     }
 
     public JaxbProperty(String name, Kind kind, boolean required, Field field) {
-        this(name, kind, required, field, null, null);
+        this(name, kind, required, field, null, null, null);
     }
 
     public JaxbProperty(String name, Kind kind, boolean required, Field field, Object absent) {
-        this(name, kind, required, field, absent, null);
+        this(name, kind, required, field, absent, null, null);
+    }
+
+    public JaxbProperty(String name, Kind kind, boolean required, Field field, Object absent, ElementNames names) {
+        this(name, kind, required, field, absent, names, null);
     }
 
     public Object get(Object bean) {

@@ -10,17 +10,21 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.CodeSource;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Deque;
 import java.util.Enumeration;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
+import javax.xml.namespace.QName;
 
 /**
  * The object factories beside a model's classes that declare members of substitution groups.
@@ -30,18 +34,24 @@ import java.util.stream.Stream;
  * another namespace than its head ({@code b:fax} standing for {@code a:channel}) lives in a
  * factory that nothing in the record's classes leads to, so a context built from the record
  * class does not know it, and a record holding one would be refused as having an unexpected
- * element, valid as it is. These factories are looked for where the model was loaded from: every
- * entry of the model's class loader when it has a list of them ({@code model.path}), else the
- * class path entry the class came from. Only factories that declare a member of some
- * substitution group are taken, so a model's unrelated packages stay out of its context.
+ * element, valid as it is.
+ *
+ * <p>Factories are looked for where the model was loaded from: every entry of the model's class
+ * loader when it has a list of them ({@code model.path}), else the class path entry the class
+ * came from. Of two factories declaring the same element, the class's own package's counts, else
+ * the first on that path (two copies of a schema cannot share a context). {@link ElementNames} names the members of a head
+ * from {@link #beside}; a record model adds to its context the factories {@link #forContext}
+ * picks, those declaring members of heads its records can hold, so both see the same members of
+ * every such head, and factories unrelated to the records stay out of the context.
  */
 public final class SubstitutionFactories {
 
     private static final String FACTORY = "ObjectFactory.class";
 
     /**
-     * Factory class names per class path entry (path, size and time, so a replaced jar is read
-     * again). Names, not classes: classes held here would keep every model's class loader alive.
+     * Factory class names per class path entry: a jar by path, size and time, so a replaced jar is
+     * read again; a directory by path and loader, read once per model. Names, not classes: classes
+     * held here would keep every model's class loader alive.
      */
     private static final Map<String, List<String>> NAMES = new ConcurrentHashMap<>();
 
@@ -49,31 +59,91 @@ public final class SubstitutionFactories {
     }
 
     /**
-     * The factories that declare a member of a substitution group, found where {@code modelClass}
-     * was loaded from and loaded by its loader, sorted by name; empty when there is none or the
-     * class has no place on disk.
+     * The factories found where {@code modelClass} was loaded from, loaded by its loader, that
+     * declare a member of a substitution group and are not shadowed: no element they declare is
+     * declared by the class's own package's factory or an earlier factory on the path; in path
+     * order.
      */
     public static List<Class<?>> beside(Class<?> modelClass) {
         ClassLoader loader = modelClass.getClassLoader();
         if (loader == null) {
             return List.of();
         }
-        Set<String> names = new TreeSet<>();
-        for (Path entry : entriesOf(modelClass)) {
-            names.addAll(factoryNames(entry));
-        }
+        // The class's own package's factory is in any context that holds the class: it comes first.
+        Class<?> own = load(modelClass.getPackageName() + ".ObjectFactory", loader);
+        Set<QName> taken = new HashSet<>(own == null ? List.of() : ElementNames.declaredElements(own));
         List<Class<?>> found = new ArrayList<>();
-        for (String name : names) {
-            try {
-                Class<?> c = Class.forName(name, false, loader);
-                if (c.isAnnotationPresent(XmlRegistry.class) && ElementNames.declaresSubstitutes(c)) {
-                    found.add(c);
+        for (Path entry : entriesOf(modelClass)) {
+            for (String name : factoryNames(entry, loader)) {
+                Class<?> factory = load(name, loader);
+                if (factory == null || factory == own || found.contains(factory)) {
+                    continue;
                 }
-            } catch (ClassNotFoundException | LinkageError e) {
-                // Shadowed or broken: such a factory declares nothing JAXB could use either.
+                List<QName> declared = ElementNames.declaredElements(factory);
+                // A shadowed factory claims nothing, so a copy ahead of the model on the path hides no part of it.
+                if (declared.stream().noneMatch(taken::contains)) {
+                    taken.addAll(declared);
+                    if (ElementNames.declaresSubstitutes(factory)) {
+                        found.add(factory);
+                    }
+                }
             }
         }
         return List.copyOf(found);
+    }
+
+    /**
+     * The factories of {@link #beside} the record classes that declare a member of a head the
+     * records can hold: a head some class reachable from them refers to, followed through the
+     * members' own types and members of members.
+     */
+    public static List<Class<?>> forContext(Collection<Class<?>> recordClasses) {
+        LinkedHashSet<Class<?>> candidates = new LinkedHashSet<>();
+        recordClasses.forEach(c -> candidates.addAll(beside(c)));
+        if (candidates.isEmpty()) {
+            return List.of();
+        }
+        Set<QName> heads = new HashSet<>();
+        Set<Class<?>> seen = new HashSet<>();
+        Deque<Class<?>> todo = new ArrayDeque<>(recordClasses);
+        List<Class<?>> chosen = new ArrayList<>();
+        boolean grew = true;
+        while (grew) {
+            while (!todo.isEmpty()) {
+                Class<?> c = todo.pop();
+                if (seen.add(c)) {
+                    ElementNames.references(c, heads, todo);
+                }
+            }
+            grew = false;
+            for (Class<?> factory : candidates) {
+                for (ElementNames.ElementDecl d : ElementNames.declarations(factory)) {
+                    if (d.head() == null || !heads.contains(d.head())) {
+                        continue;
+                    }
+                    if (!chosen.contains(factory)) {
+                        chosen.add(factory);
+                    }
+                    // A member may head members of its own, and its type may hold more heads.
+                    grew |= heads.add(d.name());
+                    if (!seen.contains(d.type())) {
+                        todo.add(d.type());
+                        grew = true;
+                    }
+                }
+            }
+        }
+        return List.copyOf(chosen);
+    }
+
+    private static Class<?> load(String name, ClassLoader loader) {
+        try {
+            Class<?> c = Class.forName(name, false, loader);
+            return c.isAnnotationPresent(XmlRegistry.class) ? c : null;
+        } catch (ClassNotFoundException | LinkageError e) {
+            // Broken or out of reach: such a factory declares nothing JAXB could use either.
+            return null;
+        }
     }
 
     private static Set<Path> entriesOf(Class<?> modelClass) {
@@ -101,12 +171,11 @@ public final class SubstitutionFactories {
         }
     }
 
-    private static List<String> factoryNames(Path entry) {
+    private static List<String> factoryNames(Path entry, ClassLoader loader) {
         try {
             if (Files.isDirectory(entry)) {
-                // A directory can change under us (a build's output), so it is read each time: models
-                // are built once at start-up.
-                return inDirectory(entry);
+                String key = entry + "|" + System.identityHashCode(loader);
+                return NAMES.computeIfAbsent(key, k -> inDirectory(entry));
             }
             if (!Files.isRegularFile(entry)) {
                 return List.of();
@@ -130,15 +199,18 @@ public final class SubstitutionFactories {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return List.copyOf(names);
+        return names.stream().sorted().toList();
     }
 
-    private static List<String> inDirectory(Path dir) throws IOException {
+    private static List<String> inDirectory(Path dir) {
         try (Stream<Path> files = Files.walk(dir)) {
             return files.filter(f -> f.getFileName() != null && f.getFileName().toString().equals(FACTORY))
                     .map(f -> className(dir.relativize(f).toString().replace(File.separatorChar, '/')))
                     .filter(n -> n.indexOf('.') > 0)
+                    .sorted()
                     .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -140,27 +140,41 @@ public final class RecordModel {
     }
 
     /**
-     * One context for the record classes and the factories beside them that declare substitution
-     * group members (see {@link SubstitutionFactories}: JAXB would not find those of another
-     * namespace's package). If those factories cannot share a context with the record classes
-     * (two declaring the same element, say), the context is built without them, as it was before
-     * they were looked for, and a warning says which records will be refused.
+     * One context for the record classes and the factories beside them that declare members of
+     * substitution groups the records can hold (see {@link SubstitutionFactories}: JAXB would not
+     * find those of another namespace's package). A factory that cannot be bound together with
+     * the rest (a class of it JAXB refuses, say) is left out, with a warning naming it and JAXB's
+     * complaint: records holding its members are then rejected as having an unexpected element,
+     * as they were before such factories were looked for, and the others still bind.
      */
     private static JAXBContext context(List<Class<?>> classes) {
-        LinkedHashSet<Class<?>> factories = new LinkedHashSet<>();
-        classes.forEach(c -> factories.addAll(SubstitutionFactories.beside(c)));
-        factories.removeAll(classes);
+        List<Class<?>> factories = SubstitutionFactories.forContext(classes).stream()
+                .filter(f -> !classes.contains(f)).toList();
         if (!factories.isEmpty()) {
-            List<Class<?>> all = new ArrayList<>(classes);
-            all.addAll(factories);
             try {
-                return JAXBContext.newInstance(all.toArray(Class<?>[]::new));
-            } catch (JAXBException | RuntimeException e) {
-                LOG.warn("the object factories {} declare substitution group members but cannot be bound together with "
-                        + "record class {} ({}); a record holding an element they declare in place of another will be "
-                        + "rejected as unexpected (keep one copy of each schema on {}, or compile the model into one "
-                        + "package: model compile --package NAME)", factories.stream().map(Class::getName).toList(),
-                        classes.stream().map(Class::getName).toList(), summary(e), IngestSettings.MODEL_PATH.key());
+                return newContext(classes, factories);
+            } catch (JAXBException | RuntimeException all) {
+                // Rare, and each build takes a fraction of a second: find the culprits one factory at a time.
+                List<Class<?>> kept = new ArrayList<>();
+                JAXBContext context = null;
+                for (Class<?> factory : factories) {
+                    List<Class<?>> with = new ArrayList<>(kept);
+                    with.add(factory);
+                    try {
+                        context = newContext(classes, with);
+                        kept.add(factory);
+                    } catch (JAXBException | RuntimeException e) {
+                        LOG.warn("object factory {} declares substitution group members but cannot be bound together "
+                                + "with record class {} ({}); a record holding an element it declares in place of "
+                                + "another will be rejected as unexpected (fix or remove it on {}, or compile the model "
+                                + "into one package: model compile --package NAME)", factory.getName(),
+                                classes.stream().map(Class::getName).toList(), summary(e),
+                                IngestSettings.MODEL_PATH.key());
+                    }
+                }
+                if (context != null) {
+                    return context;
+                }
             }
         }
         try {
@@ -169,6 +183,12 @@ public final class RecordModel {
             throw new ConfigException(IngestSettings.RECORD_CLASS.key(),
                     "record class " + classes.stream().map(Class::getName).toList() + " is not a JAXB class: " + e);
         }
+    }
+
+    private static JAXBContext newContext(List<Class<?>> classes, List<Class<?>> factories) throws JAXBException {
+        List<Class<?>> all = new ArrayList<>(classes);
+        all.addAll(factories);
+        return JAXBContext.newInstance(all.toArray(Class<?>[]::new));
     }
 
     /** JAXB's first line only counts its complaints; the next unindented one is the first of them. */

@@ -111,13 +111,19 @@ class OpenContentTest {
     }
 
     @Test
-    void aSubstituteNoObjectFactoryDeclaresIsRefusedNotWrittenUnderTheHeadsName() {
+    void aSubstituteNoObjectFactoryDeclaresIsRefusedNotWrittenUnderTheHeadsName() throws Exception {
         Kitchen k = new Kitchen();
         k.name = "k";
         k.note = new JAXBElement<>(new QName(Kitchen.NS, "memo"), String.class, "m");
 
         assertThatThrownBy(() -> json(k)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("element <memo> stands in for <note>");
+                .hasMessageContaining("element {urn:test:kitchen}memo stands in for <note>");
+        // Its own local name in another namespace is another element, not the head.
+        k.note = new JAXBElement<>(new QName("urn:other", "note"), String.class, "m");
+        assertThatThrownBy(() -> json(k)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("element {urn:other}note stands in for <note>");
+        k.note = new JAXBElement<>(new QName(Kitchen.NS, "note"), String.class, "m");
+        assertThat(json(k)).contains("\"note\":\"m\"");
     }
 
     @Test
