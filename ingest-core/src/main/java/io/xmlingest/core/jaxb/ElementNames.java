@@ -81,15 +81,16 @@ public final class ElementNames {
     /**
      * Local names, except where two declared elements share one (a substitute in another namespace
      * named as its head, {@code b:channel} for {@code a:channel}): then each not in the owner's
-     * namespace is named as schema-less mode names it, {@code {urn:b}channel}, so neither is
+     * namespace is named {@code {urn:b}channel} ({@code {}channel} in no namespace), so neither is
      * written as the other.
      */
     private static Map<QName, String> jsonNames(Collection<QName> names, String ownNamespace) {
         Map<QName, String> json = new LinkedHashMap<>();
         for (QName n : names) {
             boolean shared = names.stream().anyMatch(o -> !o.equals(n) && o.getLocalPart().equals(n.getLocalPart()));
+            // {}name for no namespace: schema-less mode's bare local name would be the other element's.
             json.put(n, shared && !n.getNamespaceURI().equals(ownNamespace)
-                    ? schemaLessName(n.getNamespaceURI(), n.getLocalPart(), ownNamespace) : n.getLocalPart());
+                    ? "{" + n.getNamespaceURI() + "}" + n.getLocalPart() : n.getLocalPart());
         }
         return json;
     }
@@ -214,10 +215,10 @@ public final class ElementNames {
         if (wildcard) {
             return wildcardName(name);
         }
-        // JAXB bound an element this property does not declare (a substitute found in a factory the
-        // names were not read from): written under some other element's name, it would be misread.
-        throw new IllegalStateException("element " + name + " is not one this property (" + property
-                + ") declares, so it has no name to be written under");
+        // JAXB bound a substitute from a factory the names were not read from (one JAXB reached by
+        // itself): its local name, unless a declared element has it, whose items it must not pass for.
+        boolean taken = jsonNames.keySet().stream().anyMatch(n -> n.getLocalPart().equals(name.getLocalPart()));
+        return taken ? "{" + name.getNamespaceURI() + "}" + name.getLocalPart() : name.getLocalPart();
     }
 
     private String wildcardName(QName name) {
@@ -306,7 +307,7 @@ public final class ElementNames {
     }
 
     /** An element an object factory declares, the head of its substitution group (null if none), and what it holds. */
-    record ElementDecl(QName name, QName head, Class<?> type) {
+    record ElementDecl(QName name, QName head, Class<?> type, boolean global) {
     }
 
     /** What {@code registry} declares, read once per factory. */
@@ -315,11 +316,14 @@ public final class ElementNames {
     }
 
     /**
-     * The names of the elements {@code registry} declares: with {@code @XmlElementDecl}, and the
-     * root elements of the classes its methods make (xjc's factory has one for each).
+     * The names of the global elements {@code registry} declares: with {@code @XmlElementDecl}, and
+     * the root elements of the classes its methods make (xjc's factory has one for each).
      */
     static List<QName> declaredElements(Class<?> registry) {
-        List<QName> names = new ArrayList<>(DECLARATIONS.get(registry).stream().map(ElementDecl::name).toList());
+        // A scoped declaration (xjc's for an optional nillable local element) is its type's alone: two
+        // namespaces' types may each have an unqualified <note>, and JAXB takes both.
+        List<QName> names = new ArrayList<>(DECLARATIONS.get(registry).stream().filter(ElementDecl::global)
+                .map(ElementDecl::name).toList());
         try {
             for (Method m : registry.getDeclaredMethods()) {
                 QName root = rootElementOf(m.getReturnType());
@@ -413,7 +417,7 @@ public final class ElementNames {
                                 ? null : new QName(declNamespace(d.substitutionHeadNamespace(), registry),
                                 d.substitutionHeadName());
                         decls.add(new ElementDecl(new QName(declNamespace(d.namespace(), registry), d.name()), head,
-                                elementValueType(m)));
+                                elementValueType(m), d.scope() == XmlElementDecl.GLOBAL.class));
                     }
                 }
             } catch (LinkageError | TypeNotPresentException e) {

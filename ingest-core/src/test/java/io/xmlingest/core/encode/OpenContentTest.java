@@ -111,6 +111,20 @@ class OpenContentTest {
     }
 
     @Test
+    void aSubstituteTheHeadsNamesDoNotListIsWrittenUnderItsOwnNameNeverAnothers() throws Exception {
+        // As when JAXB reached a factory by itself that the names were not read from.
+        Contact contact = bind(Contact.class, CONTACT);
+        java.lang.reflect.Field channel = Contact.class.getDeclaredField("channel");
+        channel.setAccessible(true);
+
+        channel.set(contact, new JAXBElement<>(new QName("urn:elsewhere", "telex"), String.class, "t"));
+        assertThat(json(contact)).contains("\"channel\":{\"telex\":\"t\"}");
+        // fax is a member the names list: another namespace's fax must not pass for it.
+        channel.set(contact, new JAXBElement<>(new QName("urn:elsewhere", "fax"), String.class, "f"));
+        assertThat(json(contact)).contains("\"channel\":{\"{urn:elsewhere}fax\":\"f\"}");
+    }
+
+    @Test
     void aSubstituteNoObjectFactoryDeclaresIsRefusedNotWrittenUnderTheHeadsName() throws Exception {
         Kitchen k = new Kitchen();
         k.name = "k";
