@@ -65,6 +65,19 @@ public final class SubstitutionFactories {
      * order.
      */
     public static List<Class<?>> beside(Class<?> modelClass) {
+        return BESIDE.get(modelClass);
+    }
+
+    // Asked for each element reference of each class; kept on the class itself, so nothing here holds a
+    // model's classes beyond the life of its loader.
+    private static final ClassValue<List<Class<?>>> BESIDE = new ClassValue<>() {
+        @Override
+        protected List<Class<?>> computeValue(Class<?> type) {
+            return find(type);
+        }
+    };
+
+    private static List<Class<?>> find(Class<?> modelClass) {
         ClassLoader loader = modelClass.getClassLoader();
         if (loader == null) {
             return List.of();
