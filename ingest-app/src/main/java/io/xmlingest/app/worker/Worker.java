@@ -51,7 +51,8 @@ public final class Worker implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
     private static final long FIRST_BACKOFF_MS = 500;
-    // How long a session may take to open before the worker says it is waiting for Kafka.
+    // How long a session may take to open, or a page or commit to be acknowledged, before the worker says it
+    // is waiting for Kafka.
     private static final long SLOW_KAFKA_NANOS = TimeUnit.SECONDS.toNanos(5);
     // A worker with no file sends Kafka nothing, and /health would say Kafka is up for as long as the
     // inbox stays empty, outage or not: it asks this often, and takes this long without an answer as one.
@@ -117,12 +118,27 @@ public final class Worker implements Runnable {
 
     /** Whether Kafka works for this worker: the same answer for the health check and the metric. */
     private boolean kafkaUp() {
-        return (session != null || sharedConnected) && commitTrouble == null;
+        return (session != null || sharedConnected) && kafkaTrouble() == null;
+    }
+
+    /**
+     * Why Kafka is not answering the open session, or null: a commit being retried, or a page or
+     * commit waiting longer than SLOW_KAFKA_NANOS (a commit's own timeout takes 30 s to say so).
+     */
+    private String kafkaTrouble() {
+        String trouble = commitTrouble;
+        if (trouble != null) {
+            return trouble;
+        }
+        KafkaSession s = session;
+        long waiting = s == null ? 0 : s.publisher().waitingNanos();
+        return waiting < SLOW_KAFKA_NANOS ? null : "Kafka at " + config.get(IngestSettings.BOOTSTRAP_SERVERS)
+                + " has not acknowledged a page or commit for " + TimeUnit.NANOSECONDS.toSeconds(waiting) + " s";
     }
 
     public Health health() {
         Map<String, String> checks = new LinkedHashMap<>();
-        String trouble = commitTrouble;
+        String trouble = kafkaTrouble();
         boolean connected = session != null || sharedConnected;
         boolean kafkaUp = connected && trouble == null;
         checks.put("kafka", kafkaUp ? "UP" : "DOWN: " + (connected ? trouble : kafkaProblem));

@@ -24,6 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class WorkerBrokerRestartIT {
 
+    private static final long TRANSACTION_TIMEOUT_MS = 10_000;
+
     @TempDir
     Path dir;
 
@@ -82,19 +84,26 @@ class WorkerBrokerRestartIT {
         try {
             Path file = DatagenCommand.generate(dir.resolve("persons-" + downMillis + ".xml"), 60_000, 9, 0.0);
             WorkerHarness h = new WorkerHarness(broker.bootstrapServers(), Files.createDirectories(dir.resolve("inbox-" + downMillis)),
-                    "page.max.records", "100", "kafka.transaction.timeout.ms", "10000", "topic.ready.timeout.ms", "10000");
+                    "page.max.records", "100", "kafka.transaction.timeout.ms", String.valueOf(TRANSACTION_TIMEOUT_MS),
+                    "topic.ready.timeout.ms", "10000");
             try (WorkerHarness.Running w = h.start()) {
                 h.drop(file, "persons.xml");
                 await("some records committed", Duration.ofMinutes(2), () -> w.worker().metrics().scrape()
                         .matches("(?s).*xmlingest_records_total [1-9][0-9]{3,}.*"));
                 broker.close();
                 await("the worker notices", Duration.ofMinutes(1), () -> !w.worker().health().ready());
-                assertThat(w.worker().health().checks().get("kafka")).startsWith("DOWN");
+                // Said once a commit has waited 5 s, long before the commit's own 30 s timeout would.
+                assertThat(w.worker().health().checks().get("kafka"))
+                        .startsWith("DOWN: Kafka at 127.0.0.1:" + port + " has not acknowledged a page or commit for");
                 Thread.sleep(downMillis);
                 broker = EmbeddedKafkaBroker.start(brokerDir, "127.0.0.1", port);
                 await("persons.xml done", Duration.ofMinutes(3), () -> Files.exists(h.done("persons.xml")));
                 assertThat(w.worker().health().ready()).isTrue();
-                assertThat(w.worker().metrics().scrape()).containsPattern("xmlingest_kafka_failures_total [1-9]");
+                if (downMillis > TRANSACTION_TIMEOUT_MS) {
+                    // Kafka aborted the transaction that outlived its timeout: the session was lost and reopened.
+                    // A shorter outage may be ridden out on the same producer, the commit just waiting.
+                    assertThat(w.worker().metrics().scrape()).containsPattern("xmlingest_kafka_failures_total [1-9]");
+                }
             }
             Set<Long> seen = new HashSet<>();
             java.util.Map<Long, String> where = new java.util.HashMap<>();

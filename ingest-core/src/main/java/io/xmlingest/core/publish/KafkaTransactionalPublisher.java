@@ -36,6 +36,8 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
     private final AtomicReference<Failure> failure = new AtomicReference<>();
     private boolean spent;
     private boolean open;
+    /** System.nanoTime when the step in progress began; 0 when none is. */
+    private volatile long stepSince;
 
     /**
      * @param producer          a transactional producer whose transactions are initialised
@@ -101,6 +103,7 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
      * transaction, and the publisher can go on; anything else spends the publisher.
      */
     private void attempt(Runnable step) {
+        stepSince = System.nanoTime();
         try {
             step.run();
         } catch (KafkaException e) {
@@ -116,7 +119,15 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
             }
             spent = true;
             throw new RetriableIngestException("committing to Kafka failed: " + cause, null, null, cause);
+        } finally {
+            stepSince = 0;
         }
+    }
+
+    @Override
+    public long waitingNanos() {
+        long since = stepSince;
+        return since == 0 ? 0 : Math.max(1, System.nanoTime() - since);
     }
 
     /**

@@ -25,6 +25,15 @@ public interface TransactionalPublisher extends AutoCloseable {
      */
     void commit(List<Envelope> with);
 
+    /**
+     * How long the {@link #send} or {@link #commit} in progress has been waiting, in nanoseconds;
+     * 0 when none is. Read from any thread: a worker's health tells from it that Kafka has stopped
+     * answering long before a commit's own timeout says so.
+     */
+    default long waitingNanos() {
+        return 0;
+    }
+
     @Override
     void close();
 }
