@@ -55,7 +55,7 @@ public final class Worker implements Runnable {
     // is waiting for Kafka.
     private static final long SLOW_KAFKA_NANOS = TimeUnit.SECONDS.toNanos(5);
     // A worker with no file sends Kafka nothing, and /health would say Kafka is up for as long as the
-    // inbox stays empty, outage or not: it asks this often, and takes this long without an answer as one.
+    // inbox stays empty, outage or not: it asks this often, and reports Kafka away after this long unanswered.
     private static final long IDLE_PING_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final Duration IDLE_PING_TIMEOUT = Duration.ofSeconds(5);
 
@@ -81,8 +81,10 @@ public final class Worker implements Runnable {
     private volatile String kafkaProblem = "not connected yet";
     private volatile String commitTrouble;
     private volatile String fatal;
-    /** When Kafka last answered this worker's session, as System.nanoTime. */
+    /** When Kafka last answered this worker's session, or was last asked while idle, as System.nanoTime. */
     private long lastAnswer;
+    /** Why Kafka is taken to be away while the worker is idle: its last check went unanswered; else null. */
+    private volatile String idleTrouble;
 
     public Worker(IngestConfig config, RecordModel model, Path inboxDir, String workerId) {
         this(config, () -> model, inboxDir, workerId, StartupTimeline.unwatched());
@@ -126,7 +128,7 @@ public final class Worker implements Runnable {
      * commit waiting longer than SLOW_KAFKA_NANOS (a commit's own timeout takes 30 s to say so).
      */
     private String kafkaTrouble() {
-        String trouble = commitTrouble;
+        String trouble = commitTrouble != null ? commitTrouble : idleTrouble;
         if (trouble != null) {
             return trouble;
         }
@@ -210,6 +212,7 @@ public final class Worker implements Runnable {
                     fileInHand = true;
                     process(next.get());
                     lastAnswer = System.nanoTime();
+                    idleTrouble = null;
                     backoff = FIRST_BACKOFF_MS;
                     // Between files, not before the first: a restart resumes its file before anything else.
                     forgetOldFiles();
@@ -274,7 +277,12 @@ public final class Worker implements Runnable {
         }
     }
 
-    /** @throws RetriableIngestException when Kafka does not answer, to be handled as any lost connection is */
+    /**
+     * Asks Kafka for an answer when none came for IDLE_PING_NANOS. No answer is reported (health,
+     * metric, log) but keeps the session: a pause of a few seconds (a collection, a leader moving)
+     * must not cost a new producer and a re-read of every checkpoint, and a file taken meanwhile
+     * finds out for itself whether Kafka is back.
+     */
     private void pingWhileIdle() {
         if (System.nanoTime() - lastAnswer < IDLE_PING_NANOS) {
             return;
@@ -282,9 +290,18 @@ public final class Worker implements Runnable {
         try {
             session.ping(IDLE_PING_TIMEOUT);
         } catch (RetriableIngestException e) {
-            throw new RetriableIngestException("Kafka at " + config.get(IngestSettings.BOOTSTRAP_SERVERS)
-                    + " did not answer the idle worker's check within " + IDLE_PING_TIMEOUT.toSeconds() + " s",
-                    null, IngestSettings.BOOTSTRAP_SERVERS.key(), e);
+            if (idleTrouble == null) {
+                idleTrouble = "Kafka at " + config.get(IngestSettings.BOOTSTRAP_SERVERS)
+                        + " did not answer the idle worker's check within " + IDLE_PING_TIMEOUT.toSeconds() + " s";
+                metrics.kafkaLost();
+                LOG.warn("{}; asking again every {} s", idleTrouble, TimeUnit.NANOSECONDS.toSeconds(IDLE_PING_NANOS));
+            }
+            lastAnswer = System.nanoTime();
+            return;
+        }
+        if (idleTrouble != null) {
+            LOG.info("Kafka answers again");
+            idleTrouble = null;
         }
         lastAnswer = System.nanoTime();
     }
@@ -482,6 +499,7 @@ public final class Worker implements Runnable {
         KafkaSession s = session;
         session = null;
         commitTrouble = null;
+        idleTrouble = null;
         if (s != null) {
             try {
                 s.close();
