@@ -134,8 +134,8 @@ public final class Worker implements Runnable {
         }
         KafkaSession s = session;
         long waiting = s == null ? 0 : s.publisher().waitingNanos();
-        return waiting < SLOW_KAFKA_NANOS ? null : "Kafka at " + config.get(IngestSettings.BOOTSTRAP_SERVERS)
-                + " has not acknowledged a page or commit for " + TimeUnit.NANOSECONDS.toSeconds(waiting) + " s";
+        return waiting < SLOW_KAFKA_NANOS ? null
+                : kafkaAt() + " has not acknowledged a page or commit for " + TimeUnit.NANOSECONDS.toSeconds(waiting) + " s";
     }
 
     public Health health() {
@@ -289,21 +289,23 @@ public final class Worker implements Runnable {
         }
         try {
             session.ping(IDLE_PING_TIMEOUT);
+            if (idleTrouble != null) {
+                LOG.info("Kafka answers again");
+                idleTrouble = null;
+            }
         } catch (RetriableIngestException e) {
             if (idleTrouble == null) {
-                idleTrouble = "Kafka at " + config.get(IngestSettings.BOOTSTRAP_SERVERS)
-                        + " did not answer the idle worker's check within " + IDLE_PING_TIMEOUT.toSeconds() + " s";
+                idleTrouble = kafkaAt() + " did not answer the idle worker's check within "
+                        + IDLE_PING_TIMEOUT.toSeconds() + " s";
                 metrics.kafkaLost();
                 LOG.warn("{}; asking again every {} s", idleTrouble, TimeUnit.NANOSECONDS.toSeconds(IDLE_PING_NANOS));
             }
-            lastAnswer = System.nanoTime();
-            return;
-        }
-        if (idleTrouble != null) {
-            LOG.info("Kafka answers again");
-            idleTrouble = null;
         }
         lastAnswer = System.nanoTime();
+    }
+
+    private String kafkaAt() {
+        return "Kafka at " + config.get(IngestSettings.BOOTSTRAP_SERVERS);
     }
 
     private void forgetOldFiles() {

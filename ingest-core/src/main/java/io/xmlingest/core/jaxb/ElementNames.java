@@ -89,10 +89,13 @@ public final class ElementNames {
         for (QName n : names) {
             boolean shared = names.stream().anyMatch(o -> !o.equals(n) && o.getLocalPart().equals(n.getLocalPart()));
             // {}name for no namespace: schema-less mode's bare local name would be the other element's.
-            json.put(n, shared && !n.getNamespaceURI().equals(ownNamespace)
-                    ? "{" + n.getNamespaceURI() + "}" + n.getLocalPart() : n.getLocalPart());
+            json.put(n, shared && !n.getNamespaceURI().equals(ownNamespace) ? qualified(n) : n.getLocalPart());
         }
         return json;
+    }
+
+    private static String qualified(QName name) {
+        return "{" + name.getNamespaceURI() + "}" + name.getLocalPart();
     }
 
     /** The name a declared element's items are written under. */
@@ -109,8 +112,11 @@ public final class ElementNames {
         boolean mixed = f.isAnnotationPresent(XmlMixed.class);
         boolean wildcard = f.isAnnotationPresent(XmlAnyElement.class);
         String ownNamespace = namespaceOf(owner);
+        List<XmlElementRef> allRefs = refsOf(f);
+        // Read once for all the field's references: each asks the same factories.
+        List<Class<?>> registries = allRefs.isEmpty() ? List.of() : registriesOf(owner);
         Map<QName, Declared> substitutes = ref != null && ref.type() == JAXBElement.class
-                ? substitutesOf(refName(ref, ownNamespace), owner) : Map.of();
+                ? substitutesOf(refName(ref, ownNamespace), registries) : Map.of();
         boolean choice = (elements != null && elements.value().length > 1) || refs != null || !substitutes.isEmpty();
         if (!choice && !mixed && !wildcard) {
             return null;
@@ -124,24 +130,31 @@ public final class ElementNames {
             }
         }
         Map<QName, Declared> declared = new LinkedHashMap<>();
-        List<XmlElementRef> allRefs = new ArrayList<>();
-        if (refs != null) {
-            allRefs.addAll(List.of(refs.value()));
-        }
-        if (ref != null) {
-            allRefs.add(ref);
-        }
         for (XmlElementRef r : allRefs) {
             QName name = refName(r, ownNamespace);
             boolean wrapped = r.type() == JAXBElement.class;
-            declared.put(name, new Declared(name, wrapped ? declaredValueType(name, owner) : r.type(), wrapped));
-            declared.putAll(r == ref ? substitutes : substitutesOf(name, owner));
+            declared.put(name, new Declared(name, wrapped ? declaredValueType(name, registries) : r.type(), wrapped));
+            declared.putAll(r == ref ? substitutes : substitutesOf(name, registries));
         }
         // A substitution group's head keeps its element's name, as an element property would; a choice,
         // mixed content or wildcard has none of its own, so it goes by xjc's field name.
         boolean head = ref != null && elements == null && refs == null && !mixed && !wildcard;
         String property = head && !"##default".equals(ref.name()) ? ref.name() : f.getName();
         return new ElementNames(property, alternatives, declared, mixed, wildcard, ownNamespace);
+    }
+
+    /** A field's element references: those of its {@code @XmlElementRefs}, then its {@code @XmlElementRef}. */
+    private static List<XmlElementRef> refsOf(Field f) {
+        List<XmlElementRef> refs = new ArrayList<>();
+        XmlElementRefs many = f.getAnnotation(XmlElementRefs.class);
+        if (many != null) {
+            refs.addAll(List.of(many.value()));
+        }
+        XmlElementRef one = f.getAnnotation(XmlElementRef.class);
+        if (one != null) {
+            refs.add(one);
+        }
+        return refs;
     }
 
     /** The property's name: the head's element name for a substitution group, else the field's. */
@@ -218,7 +231,7 @@ public final class ElementNames {
         // JAXB bound a substitute from a factory the names were not read from (one JAXB reached by
         // itself): its local name, unless a declared element has it, whose items it must not pass for.
         boolean taken = jsonNames.keySet().stream().anyMatch(n -> n.getLocalPart().equals(name.getLocalPart()));
-        return taken ? "{" + name.getNamespaceURI() + "}" + name.getLocalPart() : name.getLocalPart();
+        return taken ? qualified(name) : name.getLocalPart();
     }
 
     private String wildcardName(QName name) {
@@ -273,8 +286,7 @@ public final class ElementNames {
      * for the same reason). A substitute declared only elsewhere is not found; the encoder then
      * refuses a record holding it rather than write it under the head's name.
      */
-    private static Map<QName, Declared> substitutesOf(QName head, Class<?> owner) {
-        List<Class<?>> registries = registriesOf(owner);
+    private static Map<QName, Declared> substitutesOf(QName head, List<Class<?>> registries) {
         Map<QName, Declared> found = new LinkedHashMap<>();
         List<QName> heads = new ArrayList<>(List.of(head));
         for (int i = 0; i < heads.size(); i++) {
@@ -295,8 +307,8 @@ public final class ElementNames {
      * What the element {@code name} holds, as the object factory declaring it says (a head's own
      * value, which its {@code @XmlElementRef} leaves as JAXBElement); JAXBElement when none says.
      */
-    private static Class<?> declaredValueType(QName name, Class<?> owner) {
-        for (Class<?> registry : registriesOf(owner)) {
+    private static Class<?> declaredValueType(QName name, List<Class<?>> registries) {
+        for (Class<?> registry : registries) {
             for (ElementDecl d : DECLARATIONS.get(registry)) {
                 if (d.name().equals(name) && d.type() != Object.class) {
                     return d.type();
@@ -353,16 +365,7 @@ public final class ElementNames {
                 if (Modifier.isStatic(f.getModifiers())) {
                     continue;
                 }
-                List<XmlElementRef> refs = new ArrayList<>();
-                XmlElementRefs many = f.getAnnotation(XmlElementRefs.class);
-                if (many != null) {
-                    refs.addAll(List.of(many.value()));
-                }
-                XmlElementRef one = f.getAnnotation(XmlElementRef.class);
-                if (one != null) {
-                    refs.add(one);
-                }
-                for (XmlElementRef r : refs) {
+                for (XmlElementRef r : refsOf(f)) {
                     if (r.type() == JAXBElement.class) {
                         heads.add(refName(r, own));
                     } else {
@@ -497,7 +500,7 @@ public final class ElementNames {
         }
         XmlElementRef r = f.getAnnotation(XmlElementRef.class);
         if (r != null) {
-            return refName(r, namespaceOf(owner)).getNamespaceURI();
+            return refName(r, owner).getNamespaceURI();
         }
         return defaultElementNamespace(owner);
     }

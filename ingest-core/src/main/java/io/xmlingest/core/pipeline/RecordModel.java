@@ -154,24 +154,7 @@ public final class RecordModel {
             try {
                 return newContext(classes, factories);
             } catch (JAXBException | RuntimeException all) {
-                // Rare, and each build takes a fraction of a second: find the culprits one factory at a time.
-                List<Class<?>> kept = new ArrayList<>();
-                JAXBContext context = null;
-                for (Class<?> factory : factories) {
-                    List<Class<?>> with = new ArrayList<>(kept);
-                    with.add(factory);
-                    try {
-                        context = newContext(classes, with);
-                        kept.add(factory);
-                    } catch (JAXBException | RuntimeException e) {
-                        LOG.warn("object factory {} declares substitution group members but cannot be bound together "
-                                + "with record class {} ({}); a record holding an element it declares in place of "
-                                + "another will be rejected as unexpected (fix or remove it on {}, or compile the model "
-                                + "into one package: model compile --package NAME)", factory.getName(),
-                                classes.stream().map(Class::getName).toList(), summary(e),
-                                IngestSettings.MODEL_PATH.key());
-                    }
-                }
+                JAXBContext context = leavingOutRefused(classes, factories);
                 if (context != null) {
                     return context;
                 }
@@ -183,6 +166,30 @@ public final class RecordModel {
             throw new ConfigException(IngestSettings.RECORD_CLASS.key(),
                     "record class " + classes.stream().map(Class::getName).toList() + " is not a JAXB class: " + e);
         }
+    }
+
+    /**
+     * The context of the classes and every factory JAXB takes with them, found one factory at a time
+     * (rare, and each build takes a fraction of a second); null when it takes none.
+     */
+    private static JAXBContext leavingOutRefused(List<Class<?>> classes, List<Class<?>> factories) {
+        List<Class<?>> kept = new ArrayList<>();
+        JAXBContext context = null;
+        for (Class<?> factory : factories) {
+            List<Class<?>> with = new ArrayList<>(kept);
+            with.add(factory);
+            try {
+                context = newContext(classes, with);
+                kept.add(factory);
+            } catch (JAXBException | RuntimeException e) {
+                LOG.warn("object factory {} declares substitution group members but cannot be bound together with "
+                        + "record class {} ({}); a record holding an element it declares in place of another will be "
+                        + "rejected as unexpected (fix or remove it on {}, or compile the model into one package: model "
+                        + "compile --package NAME)", factory.getName(), classes.stream().map(Class::getName).toList(),
+                        summary(e), IngestSettings.MODEL_PATH.key());
+            }
+        }
+        return context;
     }
 
     private static JAXBContext newContext(List<Class<?>> classes, List<Class<?>> factories) throws JAXBException {
