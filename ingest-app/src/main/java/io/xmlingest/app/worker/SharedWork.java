@@ -89,6 +89,7 @@ final class SharedWork implements AutoCloseable {
     private static final long CUTTING_MILLIS = Duration.ofSeconds(60).toMillis();
     /** A claim in another worker's processing/ this old is taken over: its worker hashes far faster. */
     private static final long CLAIM_STALE_MILLIS = Duration.ofMinutes(10).toMillis();
+    private static final String READING_CHECKPOINTS = "reading the checkpoint topic";
 
     private final IngestConfig config;
     private final TopicNames topics;
@@ -103,6 +104,9 @@ final class SharedWork implements AutoCloseable {
     private final BooleanSupplier stopping;
     private final Consumer<String> trouble;
     private final CompletedRetention retention;
+    private final KafkaWait wait;
+    /** The session opened last, whose publisher says how long a page or commit has waited; read by the health check. */
+    private volatile KafkaSession inHand;
     private KafkaConsumer<byte[], byte[]> work;
     /**
      * The checkpoints, read on as they come: the sweep looks at them without fencing anyone (only a
@@ -115,8 +119,10 @@ final class SharedWork implements AutoCloseable {
     private final Set<Path> failedCuts = new HashSet<>();
 
     SharedWork(IngestConfig config, RecordModel model, TransactionalIngestion ingestion, Inbox inbox, String workerId,
-               WorkerMetrics metrics, BooleanSupplier stopping, Consumer<String> trouble, CompletedRetention retention) {
+               WorkerMetrics metrics, BooleanSupplier stopping, Consumer<String> trouble, CompletedRetention retention,
+               KafkaWait wait) {
         this.config = config;
+        this.wait = wait;
         this.topics = ingestion.topics();
         this.retention = retention;
         this.workTopic = workTopic(config);
@@ -145,10 +151,11 @@ final class SharedWork implements AutoCloseable {
      */
     void step(long pollMillis) {
         if (checkpoints == null) {
-            checkpoints = KafkaSession.checkpoints(config, topics, StartupTimeline.unwatched());
+            checkpoints = wait.call(READING_CHECKPOINTS,
+                    () -> KafkaSession.checkpoints(config, topics, StartupTimeline.unwatched()));
         }
         if (work == null) {
-            work = join();
+            work = wait.call("joining the group on " + workTopic, this::join);
         }
         if (lastSweep == 0 || System.nanoTime() - lastSweep > SWEEP_NANOS) {
             sweep();
@@ -168,7 +175,8 @@ final class SharedWork implements AutoCloseable {
     /** Looks over sharded/ (and stale claims) for files that need a hand; see {@link #SWEEP_NANOS}. */
     private void sweep() {
         inbox.takeOverClaims(CLAIM_STALE_MILLIS);
-        checkpoints.refresh();
+        // Every few seconds, with or without work: this is also how an idle worker finds Kafka gone.
+        wait.call(READING_CHECKPOINTS, checkpoints::refresh);
         for (Path file : inbox.sharded()) {
             String fileId = Inbox.shardedFileId(file);
             Optional<Checkpoint> c = checkpoints.find(fileId);
@@ -190,8 +198,8 @@ final class SharedWork implements AutoCloseable {
         // After the files above were seen to: one ended but not yet moved keeps its checkpoint (it is in hand).
         List<String> old = retention.due(checkpoints, inbox);
         if (!old.isEmpty()) {
-            try (KafkaSession session = KafkaSession.open(config, checkpoints, "xmlingest-" + topics.records()
-                    + "-retention-" + workerId, stopping, trouble)) {
+            try (KafkaSession session = open("xmlingest-" + topics.records() + "-retention-" + workerId,
+                    "opening a session to delete old checkpoints")) {
                 retention.delete(old, checkpoints, session.publisher());
             }
         }
@@ -288,7 +296,7 @@ final class SharedWork implements AutoCloseable {
             LOG.info("cut {} ({} bytes, file id {}) into {} shards in {} s", name, size, fileId, plan.size(),
                     String.format("%.2f", (System.nanoTime() - t0) / 1e9));
         }
-        try (KafkaSession session = open(fileId)) {
+        try (KafkaSession session = fileSession(fileId, name)) {
             Checkpoint before = session.checkpoints().find(fileId).orElse(null);
             if (before != null && before.isFinished() && dropped && before.state() == FileState.COMPLETED) {
                 LOG.info("{} is already ingested (file id {}, {} records): nothing published", name, fileId, before.records());
@@ -316,7 +324,8 @@ final class SharedWork implements AutoCloseable {
             if (plan == null) {
                 return; // a cut was seen before, so it is seen now: the checkpoints only read on; kept for safety
             }
-            int partitions = work.partitionsFor(workTopic).size();
+            int partitions = wait.call("reading the partitions of " + workTopic, () -> work.partitionsFor(workTopic))
+                    .size();
             List<Envelope> messages = new ArrayList<>();
             for (Shard shard : plan) {
                 WorkOrder order = new WorkOrder(file.toAbsolutePath().toUri().toString(), name, fileId, size, shard);
@@ -334,7 +343,7 @@ final class SharedWork implements AutoCloseable {
 
     /** Whether, as far as this worker can see without fencing anyone, nobody has cut the file yet. */
     private boolean uncutHere(String fileId) {
-        checkpoints.refresh();
+        wait.call(READING_CHECKPOINTS, checkpoints::refresh);
         return checkpoints.find(fileId).isEmpty();
     }
 
@@ -345,7 +354,7 @@ final class SharedWork implements AutoCloseable {
             order = WorkOrder.decode(record.value());
         } catch (IllegalArgumentException e) {
             LOG.warn("skipping what is not a work order at {} offset {}: {}", partition, record.offset(), e.getMessage());
-            work.commitSync(Map.of(partition, new OffsetAndMetadata(record.offset() + 1)));
+            commitOrder(partition, record.offset());
             return;
         }
         ShardEnd ended;
@@ -374,7 +383,7 @@ final class SharedWork implements AutoCloseable {
             return;
         }
         try {
-            work.commitSync(Map.of(partition, new OffsetAndMetadata(record.offset() + 1)));
+            commitOrder(partition, record.offset());
         } catch (RebalanceInProgressException | CommitFailedException e) {
             // Whoever Kafka gives the order to finds the shard ended, and only looks whether the file is.
             LOG.info("{} of {} ended, but the group is rebalancing: its order may be seen again", order.shard(),
@@ -426,7 +435,7 @@ final class SharedWork implements AutoCloseable {
         Path file = pathOf(order);
         // Looked at before a session (a producer, and the fencing of its predecessor) is opened for the order:
         // a blocked order comes back every few seconds. An order its checkpoints answer needs no file.
-        checkpoints.refresh();
+        wait.call(READING_CHECKPOINTS, checkpoints::refresh);
         if (checkpoints.find(order.fileId()).isEmpty()) {
             // A cut commits its file's checkpoint with its orders, but a transaction's markers are written after it
             // returns: the order may be seen before the checkpoint is. So an order with no checkpoint is let go only
@@ -445,8 +454,8 @@ final class SharedWork implements AutoCloseable {
             throw unreadable(order);
         }
         // The session shares the store, and reads it on after fencing its predecessor: the same questions again.
-        try (KafkaSession session = KafkaSession.open(config, checkpoints, "xmlingest-" + topics.records() + "-"
-                + order.key(), stopping, trouble)) {
+        try (KafkaSession session = open("xmlingest-" + topics.records() + "-" + order.key(),
+                "opening a session for " + order.shard() + " of " + order.name())) {
             if (answered(order)) {
                 // Its order seen again after the shard ended, or after the file did (the store then lets the
                 // file's shards go): what may be left is the file's ending, or its move out of sharded/.
@@ -482,7 +491,7 @@ final class SharedWork implements AutoCloseable {
             // shard: only the shard that looks like the last pays for it. One whose look missed another's
             // commit leaves the file to the sweep.
             session.checkpoints().committed(c, workerId);
-            session.checkpoints().refresh();
+            wait.call(READING_CHECKPOINTS, session.checkpoints()::refresh);
             return ShardedFiles.endable(order.fileId(), order.shard().count(), session.checkpoints())
                     ? ShardEnd.FILE_MAY_END : ShardEnd.ENDED;
         }
@@ -491,7 +500,7 @@ final class SharedWork implements AutoCloseable {
     /** Ends the file when this was its last shard to end: one completed (or failed) event, however many look. */
     private void endIfDone(WorkOrder order) {
         FileJob whole = new FileJob(order.path(), order.name(), order.fileId(), order.bytes(), null);
-        try (KafkaSession session = open(order.fileId())) {
+        try (KafkaSession session = fileSession(order.fileId(), order.name())) {
             Optional<Checkpoint> ended = session.checkpoints().find(order.fileId()).filter(Checkpoint::isFinished);
             if (ended.isPresent()) {
                 moveEnded(whole.path(), whole, ended.get()); // ended by a worker that died before moving it
@@ -538,8 +547,35 @@ final class SharedWork implements AutoCloseable {
         metrics.end(completed ? "completed" : "failed");
     }
 
-    private KafkaSession open(String fileId) {
-        return KafkaSession.open(config, checkpoints, "xmlingest-" + topics.records() + "-" + fileId, stopping, trouble);
+    /** The session of a whole file, as opposed to one of its shards: it cuts and ends the file. */
+    private KafkaSession fileSession(String fileId, String name) {
+        return open("xmlingest-" + topics.records() + "-" + fileId, "opening the session of " + name);
+    }
+
+    /** Opening a session fences its predecessor and reads the checkpoints on: it waits for Kafka. */
+    private KafkaSession open(String transactionalId, String what) {
+        KafkaSession s = wait.call(what, () -> KafkaSession.open(config, checkpoints, transactionalId, stopping, trouble));
+        inHand = s;
+        return s;
+    }
+
+    private void commitOrder(TopicPartition partition, long offset) {
+        wait.call("committing the offset of a work order on " + partition,
+                () -> work.commitSync(Map.of(partition, new OffsetAndMetadata(offset + 1))));
+    }
+
+    /** Whether the worker has read the checkpoints and joined its group, as the first step does. */
+    boolean joined() {
+        return work != null;
+    }
+
+    /**
+     * How long the session in hand has waited for a page or commit to be acknowledged; 0 when it is
+     * not waiting, or none is open (a closed session's publisher waits for nothing).
+     */
+    long publisherWaitingNanos() {
+        KafkaSession s = inHand;
+        return s == null ? 0 : s.publisher().waitingNanos();
     }
 
     @Override

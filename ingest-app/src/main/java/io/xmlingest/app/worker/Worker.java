@@ -76,8 +76,19 @@ public final class Worker implements Runnable {
     private TransactionalIngestion ingestion;
     private volatile KafkaSession session;
     /** The worker's part in a group sharing the work, when work.shards &gt; 0; else null. */
-    private SharedWork shared;
+    private volatile SharedWork shared;
     private volatile boolean sharedConnected;
+    /**
+     * What this worker is waiting for Kafka to answer, besides a page or commit. Any answer connects
+     * a sharing worker that has joined its group: a shard ingested after a failure takes minutes,
+     * and the worker would say Kafka is down until its end.
+     */
+    private final KafkaWait kafkaWait = new KafkaWait(() -> {
+        SharedWork sharing = shared;
+        if (sharing != null && sharing.joined()) {
+            sharedConnected = true;
+        }
+    });
     private volatile String kafkaProblem = "not connected yet";
     private volatile String commitTrouble;
     private volatile String fatal;
@@ -124,8 +135,9 @@ public final class Worker implements Runnable {
     }
 
     /**
-     * Why Kafka is not answering the open session, or null: a commit being retried, or a page or
-     * commit waiting longer than SLOW_KAFKA_NANOS (a commit's own timeout takes 30 s to say so).
+     * Why Kafka is not answering the open session, or null: a commit being retried, or a page,
+     * commit or other call waiting longer than SLOW_KAFKA_NANOS (a commit's own timeout takes 30 s
+     * to say so, a read of the checkpoints topic.ready.timeout.ms).
      */
     private String kafkaTrouble() {
         String trouble = commitTrouble != null ? commitTrouble : idleTrouble;
@@ -133,9 +145,13 @@ public final class Worker implements Runnable {
             return trouble;
         }
         KafkaSession s = session;
-        long waiting = s == null ? 0 : s.publisher().waitingNanos();
-        return waiting < SLOW_KAFKA_NANOS ? null
-                : kafkaAt() + " has not acknowledged a page or commit for " + TimeUnit.NANOSECONDS.toSeconds(waiting) + " s";
+        SharedWork sharing = shared;
+        long waiting = s != null ? s.publisher().waitingNanos() : sharing != null ? sharing.publisherWaitingNanos() : 0;
+        if (waiting >= SLOW_KAFKA_NANOS) {
+            return kafkaAt() + " has not acknowledged a page or commit for " + TimeUnit.NANOSECONDS.toSeconds(waiting) + " s";
+        }
+        String unanswered = kafkaWait.unansweredFor(SLOW_KAFKA_NANOS);
+        return unanswered == null ? null : kafkaAt() + " " + unanswered;
     }
 
     public Health health() {
@@ -179,7 +195,7 @@ public final class Worker implements Runnable {
             ingestion = new TransactionalIngestion(config, records, workerId);
             if (sharing) {
                 shared = new SharedWork(config, records, ingestion, inbox, workerId, metrics, this::stopping,
-                        this::commitTrouble, retention);
+                        this::commitTrouble, retention, kafkaWait);
             }
             while (!stopping()) {
                 boolean fileInHand = false;
@@ -407,7 +423,8 @@ public final class Worker implements Runnable {
             return;
         }
         // Another worker may have ingested this content since this one last looked.
-        startup.time("checkpoints again", session.checkpoints()::refresh);
+        kafkaWait.call("reading the checkpoint topic",
+                () -> startup.time("checkpoints again", session.checkpoints()::refresh));
         Checkpoint from = session.checkpoints().find(fileId).orElse(null);
         if (from != null && from.isFinished() && recorded.isPresent()) {
             // This worker finished the file and died before moving it: only the move is left to do.

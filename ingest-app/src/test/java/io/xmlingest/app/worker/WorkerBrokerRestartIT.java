@@ -46,10 +46,7 @@ class WorkerBrokerRestartIT {
      */
     @Test
     void anIdleWorkerReportsTheBrokerGoneAndBackAndThenTakesTheNextFile() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        int port = freePort();
         Path brokerDir = dir.resolve("broker-idle");
         EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(brokerDir, "127.0.0.1", port);
         try {
@@ -74,11 +71,93 @@ class WorkerBrokerRestartIT {
         }
     }
 
-    private void restartMidFile(long downMillis) throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
+    /**
+     * A worker sharing files (work.shards &gt; 0) has no session of its own while idle; its look
+     * over the checkpoints every few seconds is what finds Kafka gone, and it says so long before
+     * that read gives up (topic.ready.timeout.ms, a minute here as by default).
+     */
+    @Test
+    void anIdleSharingWorkerReportsTheBrokerGoneAndBackAndThenSharesTheNextFile() throws Exception {
+        int port = freePort();
+        Path brokerDir = dir.resolve("broker-shared-idle");
+        EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(brokerDir, "127.0.0.1", port);
+        try {
+            WorkerHarness h = new WorkerHarness(broker.bootstrapServers(),
+                    Files.createDirectories(dir.resolve("inbox-shared-idle")), "work.shards", "2");
+            try (WorkerHarness.Running w = h.start()) {
+                await("the worker joins its group", Duration.ofMinutes(1), () -> w.worker().health().ready());
+                broker.close();
+                await("the idle sharing worker notices", Duration.ofSeconds(40), () -> !w.worker().health().ready());
+                assertThat(w.worker().health().checks().get("kafka"))
+                        .startsWith("DOWN: Kafka at 127.0.0.1:" + port + " has not answered for ")
+                        .endsWith(" s (reading the checkpoint topic)");
+                broker = EmbeddedKafkaBroker.start(brokerDir, "127.0.0.1", port);
+                await("the worker reconnects", Duration.ofMinutes(2), () -> w.worker().health().ready());
+                Path file = DatagenCommand.generate(dir.resolve("persons-shared-idle.xml"), 3000, 5, 0.0);
+                h.drop(file, "persons.xml");
+                await("persons.xml done", Duration.ofMinutes(3), () -> Files.exists(h.done("persons.xml")));
+            }
+            assertExactlyOnce(h, 3000);
+            assertThat(h.status()).extracting(s -> s.get("event").asText())
+                    .containsExactly("started", "shard-completed", "shard-completed", "completed");
+        } finally {
+            broker.close();
         }
+    }
+
+    /** The same for a sharing worker in the middle of a shard: its session's commit waits for the broker. */
+    @Test
+    void aSharingWorkerReportsTheBrokerGoneMidShardAndLosesAndRepeatsNothing() throws Exception {
+        int port = freePort();
+        Path brokerDir = dir.resolve("broker-shared");
+        EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(brokerDir, "127.0.0.1", port);
+        int count = 200_000;
+        try {
+            Path file = DatagenCommand.generate(dir.resolve("persons-shared.xml"), count, 9, 0.0);
+            WorkerHarness h = new WorkerHarness(broker.bootstrapServers(),
+                    Files.createDirectories(dir.resolve("inbox-shared")), "work.shards", "2");
+            try (WorkerHarness.Running w = h.start()) {
+                h.drop(file, "persons.xml");
+                await("some records committed", Duration.ofMinutes(2), () -> w.worker().metrics().scrape()
+                        .matches("(?s).*xmlingest_records_total [1-9][0-9]{3,}.*"));
+                broker.close();
+                await("the worker notices", Duration.ofSeconds(20), () -> !w.worker().health().ready());
+                assertThat(w.worker().health().checks().get("kafka"))
+                        .startsWith("DOWN: Kafka at 127.0.0.1:" + port + " has not acknowledged a page or commit for");
+                Thread.sleep(2000);
+                broker = EmbeddedKafkaBroker.start(brokerDir, "127.0.0.1", port);
+                await("persons.xml done", Duration.ofMinutes(3), () -> Files.exists(h.done("persons.xml")));
+                assertThat(w.worker().health().ready()).isTrue();
+            }
+            assertExactlyOnce(h, count);
+            assertThat(h.status()).extracting(s -> s.get("event").asText())
+                    .containsExactly("started", "shard-completed", "shard-completed", "completed");
+        } finally {
+            broker.close();
+        }
+    }
+
+    private static int freePort() throws java.io.IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static void assertExactlyOnce(WorkerHarness h, int count) {
+        Set<Long> seen = new HashSet<>();
+        java.util.List<Long> twice = new java.util.ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : h.records()) {
+            long i = header(r, MessageHeaders.RECORD_INDEX);
+            if (!seen.add(i)) {
+                twice.add(i);
+            }
+        }
+        assertThat(twice).as("records published twice").isEmpty();
+        assertThat(seen).hasSize(count);
+    }
+
+    private void restartMidFile(long downMillis) throws Exception {
+        int port = freePort();
         Path brokerDir = dir.resolve("broker-" + downMillis);
         EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(brokerDir, "127.0.0.1", port);
         try {
