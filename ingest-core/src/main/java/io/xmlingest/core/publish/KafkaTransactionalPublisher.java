@@ -38,6 +38,16 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
     private boolean open;
     /** System.nanoTime when the step in progress began; 0 when none is. */
     private volatile long stepSince;
+    /**
+     * Messages Kafka has acknowledged. Counted, not timed, on the producer's own thread (the only
+     * writer, so the increment needs no lock): it runs once per record, and a clock read there
+     * would cost every record what only a health check asks for.
+     */
+    private volatile long acknowledged;
+    /** The count as {@link #waitingNanos} last saw it, and when it saw it grow (if it has). */
+    private long seenAcknowledged;
+    private long progressAt;
+    private boolean progressSeen;
 
     /**
      * @param producer          a transactional producer whose transactions are initialised
@@ -79,6 +89,8 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
                         (m, error) -> {
                             if (error != null) {
                                 failure.compareAndSet(null, new Failure(error, fileName, recordIndex, size, e.topic()));
+                            } else {
+                                acknowledged++;
                             }
                         });
             }
@@ -124,10 +136,27 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
         }
     }
 
+    /**
+     * Measured from the step's start or from the last look that found new acknowledgements,
+     * whichever is later: a stall is seen one look late at most, and only after this long without
+     * a single acknowledgement.
+     */
     @Override
-    public long waitingNanos() {
+    public synchronized long waitingNanos() {
         long since = stepSince;
-        return since == 0 ? 0 : Math.max(1, System.nanoTime() - since);
+        if (since == 0) {
+            return 0;
+        }
+        long now = System.nanoTime();
+        long acked = acknowledged;
+        if (acked != seenAcknowledged) {
+            seenAcknowledged = acked;
+            progressAt = now;
+            progressSeen = true;
+        }
+        // nanoTime is compared by differences only: its values may be negative.
+        long from = progressSeen && progressAt - since > 0 ? progressAt : since;
+        return Math.max(1, now - from);
     }
 
     /**
@@ -168,6 +197,8 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
             producer.send(new ProducerRecord<>(r.topic(), null, null, r.key(), r.value(), headers), (m, error) -> {
                 if (error != null) {
                     failure.compareAndSet(null, new Failure(error, fileName, index, size, r.topic()));
+                } else {
+                    acknowledged++;
                 }
             });
         }

@@ -26,9 +26,11 @@ public interface TransactionalPublisher extends AutoCloseable {
     void commit(List<Envelope> with);
 
     /**
-     * How long the {@link #send} or {@link #commit} in progress has been waiting, in nanoseconds;
-     * 0 when none is. Read from any thread: a worker's health tells from it that Kafka has stopped
-     * answering long before a commit's own timeout says so.
+     * How long the {@link #send} or {@link #commit} in progress has been waiting with nothing
+     * acknowledged, in nanoseconds; 0 when none is in progress. Read from any thread: a worker's
+     * health tells from it that Kafka has stopped answering long before a commit's own timeout
+     * says so, and a step that is slow only because Kafka drains a full buffer slowly keeps
+     * seeing acknowledgements, so it is not taken for an outage.
      */
     default long waitingNanos() {
         return 0;
