@@ -1,6 +1,7 @@
 package io.xmlingest.app.worker;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -10,15 +11,24 @@ import java.util.function.Supplier;
  */
 final class KafkaWait {
 
+    static final String READING_CHECKPOINTS = "reading the checkpoint topic";
+
     private record Call(String what, long since) {
     }
 
     private final Runnable answered;
+    private final LongSupplier nanoTime;
     private volatile Call call;
 
     /** @param answered told each time Kafka has answered a call */
     KafkaWait(Runnable answered) {
+        this(answered, System::nanoTime);
+    }
+
+    /** @param nanoTime the clock, System.nanoTime but in tests */
+    KafkaWait(Runnable answered, LongSupplier nanoTime) {
         this.answered = answered;
+        this.nanoTime = nanoTime;
     }
 
     /**
@@ -27,16 +37,9 @@ final class KafkaWait {
      * @param what what the worker is doing, said in the health check: "reading the checkpoint topic"
      */
     <T> T call(String what, Supplier<T> request) {
-        Call outer = call;
-        // A call within a call is part of the outer one: the outer's start is when the wait began.
-        call = outer != null ? outer : new Call(what, System.nanoTime());
-        try {
-            T answer = request.get();
-            answered.run();
-            return answer;
-        } finally {
-            call = outer;
-        }
+        T answer = waitFor(what, request);
+        answered.run();
+        return answer;
     }
 
     void call(String what, Runnable request) {
@@ -46,13 +49,43 @@ final class KafkaWait {
         });
     }
 
+    /**
+     * A call whose return proves nothing: closing a client returns when Kafka answered, and also
+     * when the client gave up waiting. Its wait is watched all the same.
+     */
+    void closing(String what, Runnable close) {
+        waitFor(what, () -> {
+            close.run();
+            return null;
+        });
+    }
+
+    private <T> T waitFor(String what, Supplier<T> request) {
+        Call outer = call;
+        // A call within a call is part of the outer one: the outer's start is when the wait began.
+        call = outer != null ? outer : new Call(what, nanoTime.getAsLong());
+        try {
+            return request.get();
+        } finally {
+            call = outer;
+        }
+    }
+
+    /** Kafka answered part of the call in progress (a read received some of what it reads): its wait starts anew. */
+    void progress() {
+        Call c = call;
+        if (c != null) {
+            call = new Call(c.what(), nanoTime.getAsLong());
+        }
+    }
+
     /** Why Kafka looks away: a call unanswered for at least {@code nanos}; else null. */
     String unansweredFor(long nanos) {
         Call c = call;
         if (c == null) {
             return null;
         }
-        long waited = System.nanoTime() - c.since();
+        long waited = nanoTime.getAsLong() - c.since();
         return waited < nanos ? null
                 : "has not answered for " + TimeUnit.NANOSECONDS.toSeconds(waited) + " s (" + c.what() + ")";
     }

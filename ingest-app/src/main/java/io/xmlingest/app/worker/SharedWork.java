@@ -89,7 +89,6 @@ final class SharedWork implements AutoCloseable {
     private static final long CUTTING_MILLIS = Duration.ofSeconds(60).toMillis();
     /** A claim in another worker's processing/ this old is taken over: its worker hashes far faster. */
     private static final long CLAIM_STALE_MILLIS = Duration.ofMinutes(10).toMillis();
-    private static final String READING_CHECKPOINTS = "reading the checkpoint topic";
 
     private final IngestConfig config;
     private final TopicNames topics;
@@ -151,11 +150,11 @@ final class SharedWork implements AutoCloseable {
      */
     void step(long pollMillis) {
         if (checkpoints == null) {
-            checkpoints = wait.call(READING_CHECKPOINTS,
-                    () -> KafkaSession.checkpoints(config, topics, StartupTimeline.unwatched()));
+            checkpoints = wait.call("checking the topics and reading the checkpoint topic",
+                    () -> KafkaSession.checkpoints(config, topics, StartupTimeline.unwatched(), wait::progress));
         }
         if (work == null) {
-            work = wait.call("joining the group on " + workTopic, this::join);
+            work = wait.call("creating or checking the work topic " + workTopic, this::join);
         }
         if (lastSweep == 0 || System.nanoTime() - lastSweep > SWEEP_NANOS) {
             sweep();
@@ -176,7 +175,7 @@ final class SharedWork implements AutoCloseable {
     private void sweep() {
         inbox.takeOverClaims(CLAIM_STALE_MILLIS);
         // Every few seconds, with or without work: this is also how an idle worker finds Kafka gone.
-        wait.call(READING_CHECKPOINTS, checkpoints::refresh);
+        wait.call(KafkaWait.READING_CHECKPOINTS, checkpoints::refresh);
         for (Path file : inbox.sharded()) {
             String fileId = Inbox.shardedFileId(file);
             Optional<Checkpoint> c = checkpoints.find(fileId);
@@ -196,11 +195,11 @@ final class SharedWork implements AutoCloseable {
             }
         }
         // After the files above were seen to: one ended but not yet moved keeps its checkpoint (it is in hand).
-        List<String> old = retention.due(checkpoints, inbox);
+        List<String> old = wait.call(KafkaWait.READING_CHECKPOINTS, () -> retention.due(checkpoints, inbox));
         if (!old.isEmpty()) {
-            try (KafkaSession session = open("xmlingest-" + topics.records() + "-retention-" + workerId,
+            try (Held held = open("xmlingest-" + topics.records() + "-retention-" + workerId,
                     "opening a session to delete old checkpoints")) {
-                retention.delete(old, checkpoints, session.publisher());
+                retention.delete(old, checkpoints, held.session().publisher());
             }
         }
     }
@@ -296,7 +295,8 @@ final class SharedWork implements AutoCloseable {
             LOG.info("cut {} ({} bytes, file id {}) into {} shards in {} s", name, size, fileId, plan.size(),
                     String.format("%.2f", (System.nanoTime() - t0) / 1e9));
         }
-        try (KafkaSession session = fileSession(fileId, name)) {
+        try (Held held = fileSession(fileId, name)) {
+            KafkaSession session = held.session();
             Checkpoint before = session.checkpoints().find(fileId).orElse(null);
             if (before != null && before.isFinished() && dropped && before.state() == FileState.COMPLETED) {
                 LOG.info("{} is already ingested (file id {}, {} records): nothing published", name, fileId, before.records());
@@ -343,7 +343,7 @@ final class SharedWork implements AutoCloseable {
 
     /** Whether, as far as this worker can see without fencing anyone, nobody has cut the file yet. */
     private boolean uncutHere(String fileId) {
-        wait.call(READING_CHECKPOINTS, checkpoints::refresh);
+        wait.call(KafkaWait.READING_CHECKPOINTS, checkpoints::refresh);
         return checkpoints.find(fileId).isEmpty();
     }
 
@@ -435,7 +435,7 @@ final class SharedWork implements AutoCloseable {
         Path file = pathOf(order);
         // Looked at before a session (a producer, and the fencing of its predecessor) is opened for the order:
         // a blocked order comes back every few seconds. An order its checkpoints answer needs no file.
-        wait.call(READING_CHECKPOINTS, checkpoints::refresh);
+        wait.call(KafkaWait.READING_CHECKPOINTS, checkpoints::refresh);
         if (checkpoints.find(order.fileId()).isEmpty()) {
             // A cut commits its file's checkpoint with its orders, but a transaction's markers are written after it
             // returns: the order may be seen before the checkpoint is. So an order with no checkpoint is let go only
@@ -454,8 +454,9 @@ final class SharedWork implements AutoCloseable {
             throw unreadable(order);
         }
         // The session shares the store, and reads it on after fencing its predecessor: the same questions again.
-        try (KafkaSession session = open("xmlingest-" + topics.records() + "-" + order.key(),
+        try (Held held = open("xmlingest-" + topics.records() + "-" + order.key(),
                 "opening a session for " + order.shard() + " of " + order.name())) {
+            KafkaSession session = held.session();
             if (answered(order)) {
                 // Its order seen again after the shard ended, or after the file did (the store then lets the
                 // file's shards go): what may be left is the file's ending, or its move out of sharded/.
@@ -491,7 +492,7 @@ final class SharedWork implements AutoCloseable {
             // shard: only the shard that looks like the last pays for it. One whose look missed another's
             // commit leaves the file to the sweep.
             session.checkpoints().committed(c, workerId);
-            wait.call(READING_CHECKPOINTS, session.checkpoints()::refresh);
+            wait.call(KafkaWait.READING_CHECKPOINTS, session.checkpoints()::refresh);
             return ShardedFiles.endable(order.fileId(), order.shard().count(), session.checkpoints())
                     ? ShardEnd.FILE_MAY_END : ShardEnd.ENDED;
         }
@@ -500,7 +501,8 @@ final class SharedWork implements AutoCloseable {
     /** Ends the file when this was its last shard to end: one completed (or failed) event, however many look. */
     private void endIfDone(WorkOrder order) {
         FileJob whole = new FileJob(order.path(), order.name(), order.fileId(), order.bytes(), null);
-        try (KafkaSession session = fileSession(order.fileId(), order.name())) {
+        try (Held held = fileSession(order.fileId(), order.name())) {
+            KafkaSession session = held.session();
             Optional<Checkpoint> ended = session.checkpoints().find(order.fileId()).filter(Checkpoint::isFinished);
             if (ended.isPresent()) {
                 moveEnded(whole.path(), whole, ended.get()); // ended by a worker that died before moving it
@@ -548,15 +550,43 @@ final class SharedWork implements AutoCloseable {
     }
 
     /** The session of a whole file, as opposed to one of its shards: it cuts and ends the file. */
-    private KafkaSession fileSession(String fileId, String name) {
+    private Held fileSession(String fileId, String name) {
         return open("xmlingest-" + topics.records() + "-" + fileId, "opening the session of " + name);
     }
 
     /** Opening a session fences its predecessor and reads the checkpoints on: it waits for Kafka. */
-    private KafkaSession open(String transactionalId, String what) {
+    private Held open(String transactionalId, String what) {
         KafkaSession s = wait.call(what, () -> KafkaSession.open(config, checkpoints, transactionalId, stopping, trouble));
         inHand = s;
-        return s;
+        return new Held(s);
+    }
+
+    /**
+     * A session this worker opened. Closing it waits for Kafka too (the producer's close waits up to
+     * 10 s for requests in flight, an abort's among them), and lets the producer, and its buffer,
+     * go: the health check no longer holds it.
+     */
+    private final class Held implements AutoCloseable {
+        private final KafkaSession session;
+
+        Held(KafkaSession session) {
+            this.session = session;
+        }
+
+        KafkaSession session() {
+            return session;
+        }
+
+        @Override
+        public void close() {
+            try {
+                wait.closing("closing a session", session::close);
+            } finally {
+                if (inHand == session) {
+                    inHand = null;
+                }
+            }
+        }
     }
 
     private void commitOrder(TopicPartition partition, long offset) {

@@ -159,7 +159,10 @@ public final class Worker implements Runnable {
         String trouble = kafkaTrouble();
         boolean connected = session != null || sharedConnected;
         boolean kafkaUp = connected && trouble == null;
-        checks.put("kafka", kafkaUp ? "UP" : "DOWN: " + (connected ? trouble : kafkaProblem));
+        // Unconnected, a call in progress says more than the failure before it (a sharing worker's calls are named).
+        String unanswered = connected ? null : kafkaWait.unansweredFor(SLOW_KAFKA_NANOS);
+        checks.put("kafka", kafkaUp ? "UP" : "DOWN: " + (connected ? trouble
+                : unanswered != null ? kafkaAt() + " " + unanswered : kafkaProblem));
         checks.put("inbox", Files.isDirectory(inbox.dir()) ? "UP" : "DOWN: " + inbox.dir() + " is not a directory");
         checks.put("worker", fatal == null ? "UP" : "DOWN: " + fatal);
         boolean live = fatal == null && stopped.getCount() > 0;
@@ -217,6 +220,7 @@ public final class Worker implements Runnable {
                         LOG.info("connected to Kafka; checkpoints read ({} s after the JVM's launch)",
                                 String.format("%.2f", startup.secondsSinceLaunch()));
                         lastAnswer = System.nanoTime();
+                        session.checkpoints().onProgress(kafkaWait::progress);
                     }
                     Optional<Path> next = inbox.unfinished().stream().findFirst().or(inbox::claimNext);
                     if (next.isEmpty()) {
@@ -325,7 +329,7 @@ public final class Worker implements Runnable {
     }
 
     private void forgetOldFiles() {
-        List<String> keys = retention.due(session.checkpoints(), inbox);
+        List<String> keys = kafkaWait.call(KafkaWait.READING_CHECKPOINTS, () -> retention.due(session.checkpoints(), inbox));
         if (!keys.isEmpty()) {
             retention.delete(keys, session.checkpoints(), session.publisher());
         }
@@ -423,7 +427,7 @@ public final class Worker implements Runnable {
             return;
         }
         // Another worker may have ingested this content since this one last looked.
-        kafkaWait.call("reading the checkpoint topic",
+        kafkaWait.call(KafkaWait.READING_CHECKPOINTS,
                 () -> startup.time("checkpoints again", session.checkpoints()::refresh));
         Checkpoint from = session.checkpoints().find(fileId).orElse(null);
         if (from != null && from.isFinished() && recorded.isPresent()) {

@@ -51,8 +51,10 @@ class CheckpointStoreIT {
                 IngestSettings.TOPIC.key(), TestBroker.uniqueTopic("shared-store"),
                 IngestSettings.BOOTSTRAP_SERVERS.key(), TestBroker.bootstrapServers()));
         TopicNames topics = TopicNames.of(config);
-        try (KafkaCheckpointStore shared = KafkaSession.checkpoints(config, topics, StepTimes.NONE)) {
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        try (KafkaCheckpointStore shared = KafkaSession.checkpoints(config, topics, StepTimes.NONE, reads::incrementAndGet)) {
             assertThat(shared.find("f1/0")).isEmpty();
+            assertThat(reads).as("a read that received nothing").hasValue(0);
             try (KafkaSession first = KafkaSession.open(config, shared, "shared-store-shard-0", () -> false, t -> { })) {
                 first.publisher().commit(List.of(envelope(topics, shard("f1/0", 0, 500))));
             }
@@ -68,6 +70,8 @@ class CheckpointStoreIT {
                 assertThat(takeOver.checkpoints().find("f1/0")).get().extracting(Checkpoint::nextRecordIndex)
                         .isEqualTo(500L);
             }
+            // What the worker's health takes for Kafka answering during a long read.
+            assertThat(reads).as("reads that received checkpoints").hasPositiveValue();
             shared.refresh();
             assertThat(shared.find("f1/1")).isPresent();
         }

@@ -3,36 +3,58 @@ package io.xmlingest.app.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class KafkaWaitTest {
 
+    private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+
     private final AtomicInteger answers = new AtomicInteger();
-    private final KafkaWait wait = new KafkaWait(answers::incrementAndGet);
+    private final AtomicLong now = new AtomicLong(-7 * SECOND); // nanoTime may be negative
+    private final KafkaWait wait = new KafkaWait(answers::incrementAndGet, now::get);
 
     @Test
     void aCallInProgressIsNamedOnceItHasWaitedLongEnough() {
-        String seen = wait.call("reading the checkpoint topic", () -> {
-            assertThat(wait.unansweredFor(Long.MAX_VALUE)).isNull();
-            return wait.unansweredFor(0);
+        String seen = wait.call(KafkaWait.READING_CHECKPOINTS, () -> {
+            now.addAndGet(4 * SECOND);
+            assertThat(wait.unansweredFor(5 * SECOND)).isNull();
+            now.addAndGet(SECOND);
+            return wait.unansweredFor(5 * SECOND);
         });
-        assertThat(seen).matches("has not answered for 0 s \\(reading the checkpoint topic\\)");
+        assertThat(seen).isEqualTo("has not answered for 5 s (reading the checkpoint topic)");
         assertThat(wait.unansweredFor(0)).as("after the answer").isNull();
         assertThat(answers).hasValue(1);
     }
 
     @Test
-    void aCallWithinACallIsPartOfTheOuterOne() throws Exception {
+    void aCallWithinACallIsPartOfTheOuterOne() {
         wait.call("opening a session", () -> {
-            sleep(1100);
-            wait.call("reading the checkpoint topic", () -> {
-                assertThat(wait.unansweredFor(1_000_000_000L)).isEqualTo("has not answered for 1 s (opening a session)");
+            now.addAndGet(3 * SECOND);
+            wait.call(KafkaWait.READING_CHECKPOINTS, () -> {
+                now.addAndGet(3 * SECOND);
+                assertThat(wait.unansweredFor(5 * SECOND)).isEqualTo("has not answered for 6 s (opening a session)");
             });
-            assertThat(wait.unansweredFor(0)).as("the outer call goes on").contains("(opening a session)");
+            assertThat(wait.unansweredFor(0)).as("the outer call goes on").isEqualTo("has not answered for 6 s (opening a session)");
         });
         assertThat(wait.unansweredFor(0)).isNull();
         assertThat(answers).hasValue(2);
+    }
+
+    @Test
+    void progressWithinACallStartsItsWaitAnew() {
+        wait.call(KafkaWait.READING_CHECKPOINTS, () -> {
+            now.addAndGet(4 * SECOND);
+            wait.progress();
+            now.addAndGet(4 * SECOND);
+            assertThat(wait.unansweredFor(5 * SECOND)).as("4 s since the last checkpoints came in").isNull();
+            now.addAndGet(2 * SECOND);
+            assertThat(wait.unansweredFor(5 * SECOND)).isEqualTo("has not answered for 6 s (reading the checkpoint topic)");
+        });
+        wait.progress();
+        assertThat(wait.unansweredFor(0)).as("progress outside a call starts none").isNull();
     }
 
     @Test
@@ -44,12 +66,13 @@ class KafkaWaitTest {
         assertThat(answers).hasValue(0);
     }
 
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
+    @Test
+    void aCloseIsWatchedButIsNoAnswer() {
+        wait.closing("closing a session", () -> {
+            now.addAndGet(6 * SECOND);
+            assertThat(wait.unansweredFor(5 * SECOND)).isEqualTo("has not answered for 6 s (closing a session)");
+        });
+        assertThat(wait.unansweredFor(0)).isNull();
+        assertThat(answers).as("a close returns whether or not Kafka answered").hasValue(0);
     }
 }

@@ -15,6 +15,13 @@ public interface CheckpointStore extends AutoCloseable {
     /** Catches up with every checkpoint committed so far, by this process or any other. */
     void refresh();
 
+    /**
+     * Tells {@code progress} each time a {@link #refresh} receives checkpoints: a long read of a
+     * large topic is Kafka answering, not Kafka away. One listener; a later one replaces it.
+     */
+    default void onProgress(Runnable progress) {
+    }
+
     /** The last checkpoint stored under {@code key}: a file id, or a shard's {@link Checkpoint#key(String, int)}. */
     Optional<Checkpoint> find(String key);
 

@@ -13,6 +13,7 @@ import java.util.Properties;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
@@ -38,6 +39,7 @@ public final class KafkaCheckpointStore implements CheckpointStore {
     private final Duration timeout;
     private final Map<String, Checkpoint> byFile = new HashMap<>();
     private final Map<String, CompletedFiles.Completion> completedAt = new HashMap<>();
+    private volatile Runnable progress = () -> { };
 
     /** @param consumerProperties bootstrap servers and security settings; the rest is set here */
     public KafkaCheckpointStore(Properties consumerProperties, String topic, Duration timeout) {
@@ -94,13 +96,22 @@ public final class KafkaCheckpointStore implements CheckpointStore {
                     throw new RetriableIngestException("could not read the checkpoint topic " + topic + " to its end within "
                             + timeout.toMillis() + " ms", null, null, null);
                 }
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                ConsumerRecords<byte[], byte[]> read = consumer.poll(Duration.ofMillis(200));
+                for (ConsumerRecord<byte[], byte[]> r : read) {
                     apply(r);
+                }
+                if (!read.isEmpty()) {
+                    progress.run();
                 }
             }
         } catch (KafkaException e) {
             throw new RetriableIngestException("cannot read the checkpoint topic " + topic + ": " + e, null, null, e);
         }
+    }
+
+    @Override
+    public void onProgress(Runnable progress) {
+        this.progress = progress;
     }
 
     /**

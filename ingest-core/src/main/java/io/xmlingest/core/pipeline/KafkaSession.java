@@ -111,6 +111,15 @@ public final class KafkaSession implements AutoCloseable {
      * @throws RetriableIngestException when Kafka cannot be reached; try again later
      */
     public static KafkaCheckpointStore checkpoints(IngestConfig config, TopicNames topics, StepTimes steps) {
+        return checkpoints(config, topics, steps, () -> { });
+    }
+
+    /**
+     * As {@link #checkpoints(IngestConfig, TopicNames, StepTimes)}, telling {@code progress} as
+     * checkpoints come in, this first read included (see {@link KafkaCheckpointStore#onProgress}).
+     */
+    public static KafkaCheckpointStore checkpoints(IngestConfig config, TopicNames topics, StepTimes steps,
+                                                   Runnable progress) {
         Duration timeout = Duration.ofMillis(config.get(IngestSettings.TOPIC_READY_TIMEOUT_MS));
         KafkaCheckpointStore store;
         try {
@@ -120,6 +129,7 @@ public final class KafkaSession implements AutoCloseable {
                     IngestSettings.BOOTSTRAP_SERVERS.key(), e);
         }
         try {
+            store.onProgress(progress);
             store.refresh();
             return store;
         } catch (RuntimeException e) {
