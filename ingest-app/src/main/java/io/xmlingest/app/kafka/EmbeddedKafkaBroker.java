@@ -3,6 +3,7 @@ package io.xmlingest.app.kafka;
 import io.xmlingest.app.AppSettings;
 import io.xmlingest.core.error.Causes;
 import io.xmlingest.core.error.ConfigException;
+import io.xmlingest.core.error.IoProblems;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -66,6 +67,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     public static EmbeddedKafkaBroker start(Path dataDir, String host, int port, ClientListener listener) {
         FileChannel lock = null;
         try {
+            if (Files.exists(dataDir) && !Files.isDirectory(dataDir)) {
+                throw new IOException("it is a file, not a directory");
+            }
             Files.createDirectories(dataDir);
             lock = lock(dataDir);
             Path logs = dataDir.toAbsolutePath().resolve("logs");
@@ -131,7 +135,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             broker.awaitReady(Duration.ofSeconds(60), own);
             return broker;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot prepare the broker's data directory " + dataDir, e);
+            throw new UncheckedIOException("cannot prepare the broker's data directory " + dataDir + ": "
+                    + IoProblems.why(e), e);
         } finally {
             release(lock, dataDir);
         }

@@ -86,6 +86,36 @@ class CliConventionsTest {
         assertThat(Main.run("config", "-s", "topic=a")).isZero();
     }
 
+    /** Settings that are each valid alone but not together, or that no Kafka client would take, exit 2 naming the setting. */
+    @Test
+    void settingsThatCannotWorkTogetherAreRefusedBeforeAnythingRuns(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("a-file"), "x");
+        String[][] cases = {
+            {"setting: topic.dlq", "config", "-s", "topic=same", "-s", "topic.dlq=same"},
+            {"setting: commit.interval.ms", "config", "-s", "commit.interval.ms=600000", "-s", "kafka.transaction.timeout.ms=1000"},
+            {"setting: record.class", "config", "-s", "record.class=java.lang.String"},
+            {"setting: kafka.bootstrap.servers", "config", "-s", "kafka.bootstrap.servers=127.0.0.1:9092,"},
+            {"setting: record.element", "config", "-s", "record.element=p:person"},
+            {"it is a file, not a directory (setting: embedded.data.dir)", "ingest", "x.xml", "--topic", "t", "-s",
+                "embedded.data.dir=" + file},
+        };
+        for (String[] c : cases) {
+            PrintStream stderr = System.err;
+            ByteArrayOutputStream captured = new ByteArrayOutputStream();
+            System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+            int code;
+            try {
+                code = Main.run(java.util.Arrays.copyOfRange(c, 1, c.length));
+            } finally {
+                System.setErr(stderr);
+            }
+            assertThat(code).as(String.join(" ", c)).isEqualTo(ExitCodes.USAGE);
+            assertThat(captured.toString(StandardCharsets.UTF_8)).as(String.join(" ", c)).contains(c[0])
+                    .doesNotContain("\tat ");
+        }
+    }
+
     private static String run(CommandLine cli, String... args) {
         StringWriter out = new StringWriter();
         cli.setOut(new PrintWriter(out));

@@ -61,13 +61,24 @@ public final class ModelClasses {
 
     /** @throws ConfigException naming record.class (and where it was looked for) when the class cannot be loaded */
     public Class<?> load(String name) {
+        Class<?> loaded;
         try {
-            return Class.forName(name, true, loader);
+            loaded = Class.forName(name, true, loader);
         } catch (ClassNotFoundException | LinkageError e) {
             String where = path.isEmpty() ? "the class path (set " + IngestSettings.MODEL_PATH.key()
                     + " to a model jar)" : IngestSettings.MODEL_PATH.key() + " " + path + " or the class path";
             throw new ConfigException(IngestSettings.RECORD_CLASS.key(),
                     "record class " + name + " is not in " + where + " (" + e + ")");
         }
+        // JAXB would map any public class by its defaults, and the mistake would surface as a puzzling record.key
+        // error, or as every record rejected; a record class is one xjc (or a person) annotated.
+        if (!loaded.isAnnotationPresent(jakarta.xml.bind.annotation.XmlType.class)
+                && !loaded.isAnnotationPresent(jakarta.xml.bind.annotation.XmlRootElement.class)) {
+            throw new ConfigException(IngestSettings.RECORD_CLASS.key(), "record class " + name
+                    + " is not a JAXB class (it has neither @XmlType nor @XmlRootElement): name the class xjc made for "
+                    + "the record element (model compile makes one from an XSD), or " + IngestSettings.SCHEMALESS
+                    + " to convert the records without a model");
+        }
+        return loaded;
     }
 }

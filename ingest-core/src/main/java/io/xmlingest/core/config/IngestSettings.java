@@ -104,7 +104,8 @@ public final class IngestSettings {
 
     public static final Setting<String> TOPIC_CHECKPOINTS = Setting.of("topic.checkpoints", SettingType.STRING, "",
             "The worker's compacted checkpoint topic: each file's progress, committed with its records. "
-                    + "Empty: <topic>.checkpoints, after the first topic.", Validators.topicName(true));
+                    + "Empty: <topic>.checkpoints, after the first topic. Each of these four topic settings names topics "
+                    + "of its own: one named twice is refused.", Validators.topicName(true));
 
     public static final Setting<Integer> TOPIC_PARTITIONS = Setting.of("topic.partitions", SettingType.INT, 3,
             "Partitions of each record topic when xmlingest creates it. An existing topic is used as it is.",
@@ -132,7 +133,8 @@ public final class IngestSettings {
     public static final Setting<Long> COMMIT_INTERVAL_MS = Setting.of("commit.interval.ms", SettingType.LONG, 100L,
             "The worker commits a transaction (its pages, dead letters, status events and checkpoint) once it holds a "
                     + "closed page and has been open this long; pages are sent to Kafka as they close. A crash repeats "
-                    + "nothing, but redoes at most this much work. 0: a commit per page.",
+                    + "nothing, but redoes at most this much work. 0: a commit per page. At most half of "
+                    + "kafka.transaction.timeout.ms, which Kafka would abort a longer transaction at.",
             between(0, 600_000));
 
     public static final Setting<Integer> BIND_THREADS = Setting.of("bind.threads", SettingType.INT, 0,

@@ -95,6 +95,17 @@ public interface SettingType<T> {
             if (name.getLocalPart().isBlank() || name.getLocalPart().contains("}") || name.getLocalPart().contains("{")) {
                 throw new IllegalArgumentException("not a qualified name; write {namespace-uri}local-name");
             }
+            String local = name.getLocalPart();
+            int colon = local.indexOf(':');
+            if (colon > 0 && name.getNamespaceURI().isEmpty()) {
+                // A prefix means something only inside a document, and each file may choose its own.
+                throw new IllegalArgumentException("'" + local + "' has a prefix, which means nothing outside a document; "
+                        + "write the namespace itself: {namespace-uri}" + local.substring(colon + 1));
+            }
+            String problem = Validators.ncNameProblem(local);
+            if (problem != null) {
+                throw new IllegalArgumentException("'" + local + "' is not an XML element name: " + problem);
+            }
             return name;
         }
         public String format(QName value) {

@@ -65,10 +65,11 @@ public final class Validators {
             if (v.isBlank()) {
                 return null;
             }
-            for (String entry : v.split(",")) {
+            for (String entry : v.split(",", -1)) {
                 String e = entry.strip();
                 if (e.isEmpty()) {
-                    continue; // the client skips empty entries too
+                    // The client refuses it once it starts ("values must not be empty"), with a stack trace.
+                    return "'" + v + "' has an empty entry: a comma too many?";
                 }
                 int colon = e.lastIndexOf(':');
                 String port = colon < 0 ? "" : e.substring(colon + 1);
@@ -80,6 +81,26 @@ public final class Validators {
             }
             return null;
         };
+    }
+
+    /**
+     * Why {@code name} cannot be an element's local name (XML's NCName: a letter or '_' first, then
+     * letters, digits, '.', '-', '_'; no ':' and no space), or null. Letters and digits of any
+     * script count, which is close enough to XML's tables for a name someone types.
+     */
+    static String ncNameProblem(String name) {
+        for (int i = 0; i < name.length(); ) {
+            int c = name.codePointAt(i);
+            boolean ok = Character.isLetter(c) || c == '_'
+                    || i > 0 && (Character.isDigit(c) || c == '.' || c == '-' || c == 0xB7
+                    || Character.getType(c) == Character.NON_SPACING_MARK || Character.getType(c) == Character.COMBINING_SPACING_MARK);
+            if (!ok) {
+                return (c == ' ' ? "a space" : "'" + Character.toString(c) + "'") + " at " + (i + 1)
+                        + (i == 0 ? " (a name starts with a letter or '_')" : "");
+            }
+            i += Character.charCount(c);
+        }
+        return null;
     }
 
     public static Function<String, String> any() {

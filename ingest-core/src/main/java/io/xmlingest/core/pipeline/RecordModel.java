@@ -7,6 +7,7 @@ import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.config.Setting;
 import io.xmlingest.core.encode.RecordKeys;
 import io.xmlingest.core.error.ConfigException;
+import io.xmlingest.core.publish.TopicNames;
 import io.xmlingest.core.jaxb.SubstitutionFactories;
 import io.xmlingest.core.split.RecordElements;
 import jakarta.xml.bind.JAXBContext;
@@ -57,14 +58,17 @@ public final class RecordModel {
     /**
      * Checks what {@link #of} checks of the record settings without building the model (no JAXB
      * context, no schema): record.class, record.key and, when set, topic against record.element,
-     * and that each record.class loads. For commands that only show the settings.
+     * that each record.class loads and is a JAXB class, that each topic has one use, and
+     * commit.interval.ms against the transaction timeout. For commands that only show the settings.
      */
     public static void check(IngestConfig config) {
         int n = config.get(IngestSettings.RECORD_ELEMENT).size();
         aligned(config, IngestSettings.RECORD_KEY, n, "-");
         if (config.find(IngestSettings.TOPIC).isPresent()) {
             aligned(config, IngestSettings.TOPIC, n, null);
+            TopicNames.of(config);
         }
+        TransactionalIngestion.checkTimes(config);
         load(config, aligned(config, IngestSettings.RECORD_CLASS, n, IngestSettings.SCHEMALESS));
     }
 

@@ -4,6 +4,7 @@ import io.xmlingest.core.checkpoint.Checkpoint;
 import io.xmlingest.core.checkpoint.FileState;
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.ConfigException;
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.FileFailedException;
 import io.xmlingest.core.error.RecordRejectedException;
@@ -47,17 +48,41 @@ public final class TransactionalIngestion {
     private final String worker;
 
     public TransactionalIngestion(IngestConfig config, RecordModel model, String worker) {
+        checkTimes(config);
         this.recordElement = model.elements();
         this.limits = IngestionPipeline.limits(config);
         this.pagePolicy = new PagePolicy(config.get(IngestSettings.PAGE_MAX_RECORDS), config.get(IngestSettings.PAGE_MAX_BYTES));
         this.maxRejected = config.get(IngestSettings.RECORD_MAX_REJECTED);
         this.commitIntervalNanos = config.get(IngestSettings.COMMIT_INTERVAL_MS) * 1_000_000L;
         long maxRequest = config.get(IngestSettings.MAX_REQUEST_SIZE);
-        // A dead letter carries the raw record only while the message stays well under the producer's limit.
-        this.maxRawBytes = Math.max(0, maxRequest / 2 - 4096);
+        this.maxRawBytes = maxRawBytes(maxRequest);
         this.conversion = ConvertedRecords.Plan.of(config, model);
         this.topics = TopicNames.of(config);
         this.worker = worker;
+    }
+
+    /**
+     * A transaction stays open at least commit.interval.ms, and Kafka aborts one open longer than
+     * its timeout: the worker would lose every transaction, and report it as another worker
+     * fencing it.
+     */
+    static void checkTimes(IngestConfig config) {
+        long interval = config.get(IngestSettings.COMMIT_INTERVAL_MS);
+        int timeout = config.get(IngestSettings.TRANSACTION_TIMEOUT_MS);
+        if (interval > timeout / 2) {
+            throw new ConfigException(IngestSettings.COMMIT_INTERVAL_MS.key(), IngestSettings.COMMIT_INTERVAL_MS.key()
+                    + " is " + interval + " ms, more than half of " + IngestSettings.TRANSACTION_TIMEOUT_MS.key() + " ("
+                    + timeout + " ms): Kafka would abort transactions before their commit; lower the one or raise the other");
+        }
+    }
+
+    /**
+     * The longest raw record a dead letter carries: half of the producer's limit (escaping in JSON
+     * can double the text), less room for the rest of the message: 4 KiB, or a quarter of the
+     * limit when that is smaller, so that a small limit still carries small records.
+     */
+    static long maxRawBytes(long maxRequestSize) {
+        return maxRequestSize / 2 - Math.min(4096, maxRequestSize / 4);
     }
 
     public TopicNames topics() {

@@ -29,9 +29,14 @@ class ModelClassesTest {
 
     @Test
     void loadsAClassFromADirectoryAndNamesTheEntriesWhenOneIsMissing() throws Exception {
-        Path src = Files.writeString(dir.resolve("Thing.java"), "package byo; public class Thing {}");
+        Path src = Files.writeString(dir.resolve("Thing.java"),
+                "package byo; @jakarta.xml.bind.annotation.XmlRootElement public class Thing {}");
+        Path plain = Files.writeString(dir.resolve("Plain.java"), "package byo; public class Plain {}");
         Path classes = Files.createDirectories(dir.resolve("classes"));
-        int rc = ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", classes.toString(), src.toString());
+        String jaxbApi = Path.of(jakarta.xml.bind.annotation.XmlRootElement.class.getProtectionDomain().getCodeSource()
+                .getLocation().toURI()).toString();
+        int rc = ToolProvider.getSystemJavaCompiler().run(null, null, null, "-cp", jaxbApi, "-d", classes.toString(),
+                src.toString(), plain.toString());
         assertThat(rc).isZero();
         ModelClasses model = ModelClasses.of(List.of(classes.toString()));
 
@@ -43,5 +48,9 @@ class ModelClassesTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("record class byo.Nope is not in model.path")
                 .hasMessageContaining(classes.toString());
+        // JAXB would map it by its defaults, and the mistake would show as a puzzling record.key error.
+        assertThatThrownBy(() -> model.load("byo.Plain"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("record.class")
+                .hasMessageContaining("record class byo.Plain is not a JAXB class (it has neither @XmlType nor @XmlRootElement)");
     }
 }

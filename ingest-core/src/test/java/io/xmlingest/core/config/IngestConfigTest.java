@@ -64,10 +64,31 @@ class IngestConfigTest {
                     .as(bad).isInstanceOf(ConfigException.class).hasMessageContaining("kafka.bootstrap.servers")
                     .hasMessageContaining("is not host:port");
         }
-        for (String good : new String[] {"", "broker:9092", "a:1, b:2", "a:9092,", "[::1]:9092", "10.0.0.1:9093,kafka-2.example.org:9094"}) {
+        // The Kafka client refuses an empty entry once it starts, with a stack trace.
+        for (String bad : new String[] {"a:9092,", "a:9092, ", ",a:9092", "a:1,,b:2"}) {
+            assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("topic", "t", "kafka.bootstrap.servers", bad)))
+                    .as(bad).isInstanceOf(ConfigException.class).hasMessageContaining("kafka.bootstrap.servers")
+                    .hasMessageContaining("has an empty entry: a comma too many?");
+        }
+        for (String good : new String[] {"", "broker:9092", "a:1, b:2", "[::1]:9092", "10.0.0.1:9093,kafka-2.example.org:9094"}) {
             assertThat(IngestConfig.of(IngestSettings.ALL, Map.of("topic", "my.topic_1-A", "kafka.bootstrap.servers", good))
                     .get(IngestSettings.BOOTSTRAP_SERVERS)).isEqualTo(good);
         }
+    }
+
+    @Test
+    void aRecordElementIsANamespaceAndAnElementName() {
+        assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("record.element", "p:person")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("record.element")
+                .hasMessageContaining("'p:person' has a prefix, which means nothing outside a document; write the "
+                        + "namespace itself: {namespace-uri}person");
+        assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("record.element", "{urn:x}per son")))
+                .hasMessageContaining("'per son' is not an XML element name: a space at 4");
+        assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("record.element", "{urn:x}1st")))
+                .hasMessageContaining("'1st' is not an XML element name: '1' at 1 (a name starts with a letter or '_')");
+        assertThat(IngestConfig.of(IngestSettings.ALL, Map.of("record.element", "{urn:x}_ré-cord.2,Überweisung"))
+                .get(IngestSettings.RECORD_ELEMENT))
+                .containsExactly(new QName("urn:x", "_ré-cord.2"), new QName("", "Überweisung"));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.xmlingest.core.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.xmlingest.core.checkpoint.Checkpoint;
 import io.xmlingest.core.checkpoint.CheckpointCodec;
@@ -74,6 +75,26 @@ class TransactionalIngestionTest {
     }
 
     @Test
+    void aCommitIntervalKafkaWouldCutShortIsRefused() {
+        // Before, every transaction was aborted by Kafka and the worker blamed a second worker fencing it.
+        assertThatThrownBy(() -> ingestion(config("commit.interval.ms", "600000", "kafka.transaction.timeout.ms", "1000")))
+                .isInstanceOf(io.xmlingest.core.error.ConfigException.class)
+                .hasMessageContaining("(setting: commit.interval.ms)")
+                .hasMessageContaining("commit.interval.ms is 600000 ms, more than half of kafka.transaction.timeout.ms "
+                        + "(1000 ms): Kafka would abort transactions before their commit");
+        assertThat(ingestion(config("commit.interval.ms", "30000", "kafka.transaction.timeout.ms", "60000"))).isNotNull();
+    }
+
+    @Test
+    void aDeadLetterCarriesTheRawRecordUpToHalfTheRequestLimitLessRoomForTheRest() {
+        assertThat(TransactionalIngestion.maxRawBytes(1024 * 1024)).isEqualTo(512 * 1024 - 4096);
+        assertThat(TransactionalIngestion.maxRawBytes(16 * 1024)).isEqualTo(4096);
+        // A small limit still carries small records: before, anything under 8 KiB carried none.
+        assertThat(TransactionalIngestion.maxRawBytes(1500)).isEqualTo(375);
+        assertThat(TransactionalIngestion.maxRawBytes(1024)).isEqualTo(256);
+    }
+
+    @Test
     void commitsPagesWithDeadLettersStatusEventsAndCheckpoints() throws Exception {
         Path f = file("ten.xml", records(10));
         InMemoryTransactionalPublisher publisher = new InMemoryTransactionalPublisher();
@@ -107,7 +128,7 @@ class TransactionalIngestionTest {
     void aCommitIntervalGathersSeveralPagesInOneTransaction() throws Exception {
         Path f = file("many.xml", records(60));
         InMemoryTransactionalPublisher publisher = new InMemoryTransactionalPublisher();
-        FileOutcome out = ingestion(config("commit.interval.ms", "600000", "page.max.records", "20"))
+        FileOutcome out = ingestion(config("commit.interval.ms", "450000", "page.max.records", "20", "kafka.transaction.timeout.ms", "900000"))
                 .ingest(job(f, null), publisher, IngestListener.NONE, () -> false);
 
         assertThat(out.ending()).isEqualTo(FileOutcome.Ending.COMPLETED);
@@ -209,7 +230,7 @@ class TransactionalIngestionTest {
         long next = stopped.checkpoint().nextRecordIndex();
 
         InMemoryTransactionalPublisher second = new InMemoryTransactionalPublisher();
-        FileOutcome done = ingestion(config("commit.interval.ms", "600000", "page.max.records", "10"))
+        FileOutcome done = ingestion(config("commit.interval.ms", "450000", "page.max.records", "10", "kafka.transaction.timeout.ms", "900000"))
                 .ingest(job(f, stopped.checkpoint()), second, IngestListener.NONE, () -> false);
         assertThat(done.ending()).isEqualTo(FileOutcome.Ending.COMPLETED);
         // The first transaction after the resume holds the first record alone; the rest wait for the interval.
