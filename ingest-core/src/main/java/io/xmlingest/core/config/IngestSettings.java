@@ -24,6 +24,13 @@ public final class IngestSettings {
             v -> v.isEmpty() ? "name at least one element"
                     : v.size() != new java.util.HashSet<>(v).size() ? "an element is named twice" : null);
 
+    public static final Setting<Boolean> REQUIRE_RECORDS = Setting.of("file.require.records", SettingType.BOOLEAN, true,
+            "Whether a file that holds no record.element element, but repeats an element of another name, fails. Such "
+                    + "a file is mostly one record.element does not match: fix the setting and drop the file again (a "
+                    + "failed file is taken up again). false: it completes with 0 records, for files whose lists may "
+                    + "hold no record. A file with no repeated element (only a root, or a header) completes with 0 "
+                    + "records either way.", v -> null);
+
     /** The record.class entry that means "no model": the record is converted schema-less. */
     public static final String SCHEMALESS = "-";
 
@@ -226,6 +233,7 @@ public final class IngestSettings {
 
     public static final List<Setting<?>> ALL = List.of(
             RECORD_ELEMENT, RECORD_CLASS, MODEL_PATH, RECORD_KEY, RECORD_SCHEMA, RECORD_UNMAPPED_CONTENT, RECORD_MAX_REJECTED,
+            REQUIRE_RECORDS,
             TOPIC, TOPIC_DEAD_LETTERS, TOPIC_STATUS, TOPIC_CHECKPOINTS, TOPIC_PARTITIONS, TOPIC_REPLICATION_FACTOR, TOPIC_READY_TIMEOUT_MS,
             PAGE_MAX_RECORDS, PAGE_MAX_BYTES, COMMIT_INTERVAL_MS, BIND_THREADS, PUBLISH_MAX_PAGES_IN_FLIGHT,
             BOOTSTRAP_SERVERS, COMPRESSION, LINGER_MS, BATCH_SIZE, MAX_REQUEST_SIZE, DELIVERY_TIMEOUT_MS,

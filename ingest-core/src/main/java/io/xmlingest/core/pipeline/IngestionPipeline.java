@@ -57,7 +57,7 @@ public final class IngestionPipeline {
                 config.get(IngestSettings.XML_MAX_ATTRIBUTE_SIZE), config.get(IngestSettings.XML_MAX_TEXT_SIZE),
                 DoctypePolicy.of(config.get(IngestSettings.XML_DOCTYPE)),
                 config.get(IngestSettings.XML_MAX_ENTITY_EXPANSIONS), config.get(IngestSettings.XML_MAX_ENTITY_DEPTH),
-                config.get(IngestSettings.XML_MAX_RECORD_SIZE));
+                config.get(IngestSettings.XML_MAX_RECORD_SIZE), config.get(IngestSettings.REQUIRE_RECORDS));
     }
 
     /** Builds the pipeline, building the record model from the settings first. */

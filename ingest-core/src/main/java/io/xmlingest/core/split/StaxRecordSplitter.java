@@ -22,6 +22,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import javax.xml.namespace.QName;
 import javax.xml.stream.Location;
@@ -75,6 +76,14 @@ public final class StaxRecordSplitter implements RecordSplitter {
     private String nearMiss;
     private int nearMissLine;
     private int nearMissColumn;
+    // So is one that holds no record but repeats an element (file.require.records): records are what repeat in a
+    // file of records. The last child name seen at each depth, while looking, finds the first element that follows a
+    // sibling of its own name.
+    private final boolean requireRecords;
+    private QName[] lastChild = new QName[16];
+    private QName repeated;
+    private int repeatedLine;
+    private int repeatedColumn;
     private int recordDepth = -1;
     private boolean inRecord;
     private SplitPosition position;
@@ -92,6 +101,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
         this.fileName = fileName;
         this.recordElements = recordElements;
         this.rejectDoctype = limits.doctype() == DoctypePolicy.REJECT;
+        this.requireRecords = limits.requireRecords();
         this.index = firstIndex - 1;
         this.prologEnd = prologEnd;
         this.shift = shift;
@@ -294,6 +304,9 @@ public final class StaxRecordSplitter implements RecordSplitter {
                             nearMissLine = cursor.getLocation().getLineNumber();
                             nearMissColumn = cursor.getLocation().getColumnNumber();
                         }
+                        if (index < 0 && requireRecords && repeated == null) {
+                            noteSibling();
+                        }
                         enter();
                     }
                     case XMLStreamConstants.END_ELEMENT -> leave();
@@ -312,6 +325,15 @@ public final class StaxRecordSplitter implements RecordSplitter {
                         + " elements: a namespace is part of the name, so record.element=" + nearMiss
                         + " would take those", ErrorLocation.ofFile(fileName).withPosition(nearMissLine,
                         nearMissColumn, -1), IngestSettings.RECORD_ELEMENT.key(), null);
+            }
+            if (repeated != null && index < 0) {
+                throw new FileFailedException("the file holds no " + recordElements + " record, but it repeats "
+                        + repeated + " (the second at line " + repeatedLine + ", column " + repeatedColumn + "): is "
+                        + "record.element one of those? Then fix it and ingest the file again (a worker takes up a failed "
+                        + "file dropped again); where files without records are expected, set "
+                        + IngestSettings.REQUIRE_RECORDS.key() + "=false",
+                        ErrorLocation.ofFile(fileName).withPosition(repeatedLine, repeatedColumn, -1),
+                        IngestSettings.RECORD_ELEMENT.key(), null);
             }
             return false;
         } catch (XMLStreamException e) {
@@ -344,6 +366,23 @@ public final class StaxRecordSplitter implements RecordSplitter {
                 shift.column(start.getLineNumber(), start.getColumnNumber()), bytes.byteOffsetOf(startChar - charBase));
         fragmentStart = startChar;
         fragment.begin(startChar, outerNamespaces());
+    }
+
+    /** Notes the element at the cursor as the last child of its parent; the first to repeat its predecessor's name is kept. */
+    private void noteSibling() {
+        int depth = cursor.getDepth();
+        if (depth + 1 >= lastChild.length) {
+            lastChild = Arrays.copyOf(lastChild, Math.max(depth + 2, lastChild.length * 2));
+        }
+        QName name = cursor.getName();
+        if (name.equals(lastChild[depth])) {
+            repeated = name;
+            repeatedLine = cursor.getLocation().getLineNumber();
+            repeatedColumn = cursor.getLocation().getColumnNumber();
+            return;
+        }
+        lastChild[depth] = name;
+        lastChild[depth + 1] = null; // its own children are yet to come
     }
 
     /** Remembers an element around the records as the start tag a resume would need to reopen it. */

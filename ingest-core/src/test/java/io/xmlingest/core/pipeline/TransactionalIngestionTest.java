@@ -94,6 +94,30 @@ class TransactionalIngestionTest {
         assertThat(TransactionalIngestion.maxRawBytes(1024)).isEqualTo(256);
     }
 
+    /**
+     * A record.element that matches nothing used to complete the file with 0 records, and the same
+     * file dropped again after the fix was "already ingested": its records were never published.
+     */
+    @Test
+    void aFileWhoseRepeatedElementsAreNoRecordsFailsAndIsTakenUpAgainOnceTheSettingIsFixed() throws Exception {
+        Path f = file("ten.xml", records(10));
+        InMemoryTransactionalPublisher publisher = new InMemoryTransactionalPublisher();
+        FileOutcome wrong = ingestion(config("record.element", "{urn:xmlingest:sample:persons}persn"))
+                .ingest(job(f, null), publisher, IngestListener.NONE, () -> false);
+
+        assertThat(wrong.ending()).isEqualTo(FileOutcome.Ending.FAILED);
+        assertThat(wrong.failure().getMessage()).contains("the file holds no {urn:xmlingest:sample:persons}persn record, "
+                + "but it repeats {urn:xmlingest:sample:persons}person (the second at line ")
+                .contains("set file.require.records=false").contains("(setting: record.element)");
+        assertThat(publisher.records()).isEmpty();
+        Checkpoint failed = lastCheckpoint(publisher);
+        assertThat(failed.state()).isEqualTo(FileState.FAILED);
+
+        FileOutcome fixed = ingestion(config()).ingest(job(f, failed), publisher, IngestListener.NONE, () -> false);
+        assertThat(fixed.ending()).isEqualTo(FileOutcome.Ending.COMPLETED);
+        assertThat(publisher.records()).hasSize(9); // record 3 is a dead letter
+    }
+
     @Test
     void commitsPagesWithDeadLettersStatusEventsAndCheckpoints() throws Exception {
         Path f = file("ten.xml", records(10));

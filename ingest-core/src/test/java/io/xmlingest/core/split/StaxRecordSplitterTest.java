@@ -173,6 +173,39 @@ class StaxRecordSplitterTest {
     }
 
     @Test
+    void aFileWithoutRecordsThatRepeatsAnotherElementFailsNamingTheSetting() {
+        // Before, it completed with 0 records, and the worker took the same file dropped again after the fix as
+        // already ingested: a record.element that matched nothing lost the whole file.
+        try (var s = splitter("<root xmlns='urn:test'>\n  <person id='1'/>\n  <person id='2'/>\n</root>", ITEM)) {
+            assertThatThrownBy(s::next).isInstanceOfSatisfying(FileFailedException.class, e -> assertThat(e.getMessage())
+                    .isEqualTo("the file holds no {urn:test}item record, but it repeats {urn:test}person (the second at "
+                            + "line 3, column 3): is record.element one of those? Then fix it and ingest the file again (a "
+                            + "worker takes up a failed file dropped again); where files without records are expected, set "
+                            + "file.require.records=false [file test.xml, line 3, column 3] (setting: record.element)"));
+        }
+        // At any depth, and only siblings count: a header beside a list, or elements of one name under different
+        // parents, are no repetition.
+        String deep = "<export xmlns='urn:test'><header><n/></header><list><a><n/></a><b><n/></b></list>"
+                + "<rows><row/><row/></rows></export>";
+        try (var s = splitter(deep, ITEM)) {
+            assertThatThrownBy(s::next).hasMessageContaining("but it repeats {urn:test}row (the second at line 1, column ");
+        }
+        try (var s = splitter("<batch xmlns='urn:test'><header n='0'/><list><a><n/></a><b><n/></b></list><trailer/></batch>",
+                ITEM)) {
+            assertThat(s.next()).isFalse();
+        }
+        XmlLimits allowed = new XmlLimits(500, 500, 65536, 1 << 20, DoctypePolicy.IGNORE, 100, 4, 1 << 20, false);
+        try (var s = splitter("<root xmlns='urn:test'><person/><person/></root>", ITEM, allowed)) {
+            assertThat(s.next()).as("file.require.records=false").isFalse();
+        }
+        // Once a record is found, what repeats around it is no one's business.
+        try (var s = splitter("<root xmlns='urn:test'><x/><x/><item/></root>", ITEM)) {
+            assertThat(s.next()).isTrue();
+            assertThat(s.next()).isFalse();
+        }
+    }
+
+    @Test
     void aFileWhoseRecordsAreInAnotherNamespaceFailsNamingTheSetting() {
         // Before, such a file was done with nothing published, and a worker then took the fixed setting's
         // re-drop of it as already ingested.
