@@ -103,9 +103,10 @@ final class RecordConverter {
             key = c.keys() == null
                     ? (fileId + ":" + index).getBytes(StandardCharsets.UTF_8)
                     : c.keys().keyOf(bound, where);
-            if (key == null) {
-                throw new RecordRejectedException("record has no value for its key '" + c.type().keyName() + "'", where,
-                        null, IngestSettings.RECORD_KEY.key());
+            if (key == null || key.length == 0) {
+                // An empty key is a key all such records share: one partition, and one entry once compacted.
+                throw new RecordRejectedException("record has " + (key == null ? "no" : "an empty") + " value for its key '"
+                        + c.type().keyName() + "'", where, null, IngestSettings.RECORD_KEY.key());
             }
         } finally {
             bindNanos += System.nanoTime() - t0;

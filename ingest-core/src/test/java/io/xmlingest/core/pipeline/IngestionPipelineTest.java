@@ -185,6 +185,23 @@ class IngestionPipelineTest {
             // The setting travels with the rejection (a dead letter's "setting"), not only in the text.
             assertThat(e.settingKey()).contains("record.key");
         });
+
+        // An empty value is no key either: before, such records were published with an empty key, all of them
+        // on one partition and one entry of a compacted topic.
+        RejectedRecords empty = new RejectedRecords();
+        InMemoryPagePublisher published = new InMemoryPagePublisher();
+        IngestionPipeline.create(config("record.key", "firstName"), published, empty)
+                .ingest(file("emptykey.xml", person(1).replace("<firstName>F1</firstName>", "<firstName></firstName>")
+                        + person(2)));
+        assertThat(empty.all).singleElement().satisfies(e -> {
+            assertThat(e.reason()).isEqualTo("record has an empty value for its key 'firstName'");
+            assertThat(e.settingKey()).contains("record.key");
+        });
+        RejectedRecords schemaless = new RejectedRecords();
+        IngestionPipeline.create(config("record.class", "-", "record.key", "id"), new InMemoryPagePublisher(), schemaless)
+                .ingest(file("emptyid.xml", person(1).replace("id=\"1\"", "id=\"\"")));
+        assertThat(schemaless.all).singleElement().extracting(e -> e.reason())
+                .isEqualTo("record has an empty value for its key 'id'");
     }
 
     @Test
