@@ -39,6 +39,36 @@ class BadInputIT {
         assertThat(records).extracting(r -> new String(r.key(), StandardCharsets.UTF_8)).containsExactlyInAnyOrder("1", "3");
     }
 
+    /**
+     * Kafka refusing what the settings ask of it names the setting to change: before, a replication
+     * factor the cluster cannot reach was reported as the topic not becoming ready (naming
+     * topic.ready.timeout.ms), and a host that does not resolve as a stack trace with exit 1.
+     */
+    @Test
+    void whatKafkaRefusesNamesTheSettingThatAskedForIt() throws Exception {
+        Path f = file("few.xml", person(1, "1.00") + "</persons>\n");
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        int factor;
+        int dns;
+        try {
+            System.setErr(new java.io.PrintStream(printed, true, StandardCharsets.UTF_8));
+            factor = Main.run("ingest", f.toString(), "--topic", TestBroker.uniqueTopic("factor"), "--bootstrap-servers",
+                    TestBroker.bootstrapServers(), "-s", "topic.replication.factor=5");
+            dns = Main.run("ingest", f.toString(), "--topic", "t", "--bootstrap-servers", "no-such-host.invalid:9092");
+        } finally {
+            System.setErr(err);
+        }
+        String said = printed.toString(StandardCharsets.UTF_8);
+        assertThat(factor).isEqualTo(ExitCodes.KAFKA_UNAVAILABLE);
+        assertThat(said).containsPattern("error: Kafka cannot create topic factor-\\S+ with replication factor 5: .*"
+                + "\\(setting: topic.replication.factor\\)");
+        assertThat(dns).isEqualTo(ExitCodes.KAFKA_UNAVAILABLE);
+        assertThat(said).contains("error: no host of kafka.bootstrap.servers resolves to an address (Kafka's client: "
+                + "No resolvable bootstrap urls given in bootstrap.servers) (setting: kafka.bootstrap.servers)")
+                .doesNotContain("\tat ");
+    }
+
     @Test
     void aFileThatBreaksMidWayFailsAndKeepsWhatWasPublishedBefore() throws Exception {
         StringBuilder body = new StringBuilder();

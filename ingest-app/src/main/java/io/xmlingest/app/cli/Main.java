@@ -51,6 +51,12 @@ public final class Main {
                 commandLine.getErr().println("error: " + misconfigured.get().getMessage());
                 return ExitCodes.USAGE;
             }
+            Optional<RetriableIngestException> unresolvable = KafkaClientMisconfiguration.unresolvable(e);
+            if (unresolvable.isPresent()) {
+                // Not a settings error: a name may resolve once its DNS entry is there, as the worker waits for.
+                commandLine.getErr().println("error: " + unresolvable.get().getMessage());
+                return ExitCodes.KAFKA_UNAVAILABLE;
+            }
             String message = e.getMessage();
             if (e instanceof UncheckedIOException && e.getCause() != null) {
                 // Its message says which file; the reason is in the cause, which is not printed.

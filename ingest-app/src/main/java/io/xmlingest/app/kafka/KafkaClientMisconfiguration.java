@@ -3,6 +3,7 @@ package io.xmlingest.app.kafka;
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.Causes;
 import io.xmlingest.core.error.ConfigException;
+import io.xmlingest.core.error.RetriableIngestException;
 import java.util.Optional;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
@@ -37,6 +38,19 @@ public final class KafkaClientMisconfiguration {
         String why = String.valueOf(refused.getMessage()).strip();
         why = why.endsWith(".") ? why.substring(0, why.length() - 1) : why; // the setting follows it in our message
         return Optional.of(new ConfigException(family + "*", "Kafka's client refused its settings: " + why));
+    }
+
+    /**
+     * The failure behind {@code error} if a client could not be made because no host of
+     * kafka.bootstrap.servers resolved: Kafka's own words are a generic wrapper and a stack trace.
+     */
+    public static Optional<RetriableIngestException> unresolvable(Throwable error) {
+        Throwable made = Causes.find(error, KafkaClientMisconfiguration::failedToConstruct);
+        Throwable dns = made == null ? null : Causes.find(made, t -> t instanceof org.apache.kafka.common.config.ConfigException
+                && String.valueOf(t.getMessage()).contains("resolvable bootstrap"));
+        return dns == null ? Optional.empty() : Optional.of(new RetriableIngestException("no host of "
+                + IngestSettings.BOOTSTRAP_SERVERS.key() + " resolves to an address (Kafka's client: " + dns.getMessage()
+                + ")", null, IngestSettings.BOOTSTRAP_SERVERS.key(), dns));
     }
 
     /** Kafka's wrapper around whatever stopped a producer, consumer or admin client from being made. */

@@ -1,6 +1,7 @@
 package io.xmlingest.core.publish;
 
 import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.ConfigException;
 import io.xmlingest.core.error.RetriableIngestException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,6 +22,8 @@ import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.InvalidReplicationFactorException;
+import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
@@ -75,6 +78,21 @@ public final class KafkaTopics {
             try {
                 e.getValue().get(Math.max(1, (deadline - System.nanoTime()) / 1_000_000), TimeUnit.MILLISECONDS);
             } catch (ExecutionException ex) {
+                if (ex.getCause() instanceof InvalidTopicException invalid) {
+                    // Never a passing state: no retry makes the name valid.
+                    throw new ConfigException(IngestSettings.TOPIC.key(), "Kafka refuses the topic name " + topic + ": "
+                            + invalid.getMessage());
+                }
+                if (ex.getCause() instanceof InvalidReplicationFactorException refused) {
+                    // Retried: a cluster with brokers away (a rolling restart) refuses a factor it takes once they are
+                    // back. But it is the factor that is named, not the timeout.
+                    short factor = specs.stream().filter(t -> t.name().equals(topic)).findFirst()
+                            .map(NewTopic::replicationFactor).orElse((short) -1);
+                    throw new RetriableIngestException("Kafka cannot create topic " + topic + " with replication factor "
+                            + (factor < 0 ? "its default" : factor) + ": " + refused.getMessage() + " (lower the factor "
+                            + "on a small cluster, or create the topic beforehand)", null,
+                            IngestSettings.TOPIC_REPLICATION_FACTOR.key(), refused);
+                }
                 if (!(ex.getCause() instanceof TopicExistsException)) {
                     throw notReady(topic, timeout, ex.getCause());
                 }
