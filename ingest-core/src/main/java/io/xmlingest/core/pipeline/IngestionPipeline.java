@@ -10,6 +10,7 @@ import io.xmlingest.core.page.Page;
 import io.xmlingest.core.page.PageAssembler;
 import io.xmlingest.core.page.PagePolicy;
 import io.xmlingest.core.publish.PagePublisher;
+import io.xmlingest.core.publish.PartlyPublished;
 import io.xmlingest.core.split.DoctypePolicy;
 import io.xmlingest.core.split.RecordSplitter;
 import io.xmlingest.core.split.SplitPosition;
@@ -178,14 +179,24 @@ public final class IngestionPipeline {
             }
         }
 
+        /** Without a transaction, the records Kafka took of a failed page are published: the listener counts them. */
+        private void tookPart(PartlyPublished partly) {
+            partly.taken().ifPresent(p -> listener.acknowledged(p, records == null ? -1 : records.bytesRead(), fileBytes));
+        }
+
         /** After a fault: waits for the pages in flight, and tells the listener of those Kafka took. */
         void drainQuietly() {
             while (!inFlight.isEmpty()) {
                 try {
                     Page page = inFlight.poll().get();
                     listener.acknowledged(page, records == null ? -1 : records.bytesRead(), fileBytes);
-                } catch (ExecutionException | CancellationException e) {
-                    // the first failure is the one reported
+                } catch (ExecutionException e) {
+                    // The first failure is the one reported; what Kafka took of a failed page counts all the same.
+                    if (e.getCause() instanceof PartlyPublished partly) {
+                        tookPart(partly);
+                    }
+                } catch (CancellationException e) {
+                    // nothing of it to count
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return;
@@ -197,6 +208,10 @@ public final class IngestionPipeline {
             try {
                 return future.join();
             } catch (CompletionException e) {
+                if (e.getCause() instanceof PartlyPublished partly) {
+                    tookPart(partly);
+                    throw partly.failure();
+                }
                 if (e.getCause() instanceof IngestException ie) {
                     throw ie;
                 }

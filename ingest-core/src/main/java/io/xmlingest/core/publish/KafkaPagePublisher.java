@@ -10,11 +10,13 @@ import io.xmlingest.core.page.OutgoingRecord;
 import io.xmlingest.core.page.Page;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -54,6 +56,10 @@ public final class KafkaPagePublisher implements PagePublisher {
     public CompletableFuture<Page> publish(Page page) {
         CompletableFuture<Page> done = new CompletableFuture<>();
         AtomicInteger pending = new AtomicInteger(page.size());
+        // Written by the producer's thread before its last decrement of pending, read after it.
+        boolean[] acked = new boolean[page.size()];
+        AtomicReference<IngestException> firstFailure = new AtomicReference<>();
+        int at = 0;
         byte[] file = page.fileName().getBytes(StandardCharsets.UTF_8);
         byte[] fileId = page.fileId().getBytes(StandardCharsets.UTF_8);
         byte[] pageNumber = Long.toString(page.number()).getBytes(StandardCharsets.UTF_8);
@@ -66,28 +72,56 @@ public final class KafkaPagePublisher implements PagePublisher {
             };
             ProducerRecord<byte[], byte[]> message = new ProducerRecord<>(r.topic(), null, null, r.key(), r.value(),
                     java.util.Arrays.asList(headers));
+            int slot = at++;
             try {
                 producer.send(message, (metadata, error) -> {
                     if (error != null) {
-                        done.completeExceptionally(failure(error, page, r));
-                    } else if (pending.decrementAndGet() == 0) {
-                        done.complete(page);
+                        firstFailure.compareAndSet(null, failure(error, page, r));
+                    } else {
+                        acked[slot] = true;
+                    }
+                    // Failed only once every record is answered: the others may be published, and are counted.
+                    if (pending.decrementAndGet() == 0) {
+                        IngestException failed = firstFailure.get();
+                        if (failed == null) {
+                            done.complete(page);
+                        } else {
+                            done.completeExceptionally(new PartlyPublished(taken(page, acked), failed));
+                        }
                     }
                 });
             } catch (RuntimeException e) {
-                done.completeExceptionally(failure(e, page, r));
-                break;
-            }
-            if (done.isCompletedExceptionally()) {
+                // Not sent, nor the records after it; those sent before are answered as they come.
+                firstFailure.compareAndSet(null, failure(e, page, r));
+                if (pending.addAndGet(-(page.size() - slot)) == 0) {
+                    done.completeExceptionally(new PartlyPublished(taken(page, acked), firstFailure.get()));
+                }
                 break;
             }
         }
         return done;
     }
 
+    private static Page taken(Page page, boolean[] acked) {
+        List<OutgoingRecord> taken = new ArrayList<>();
+        long bytes = 0;
+        for (int i = 0; i < acked.length; i++) {
+            if (acked[i]) {
+                OutgoingRecord r = page.records().get(i);
+                taken.add(r);
+                bytes += r.size();
+            }
+        }
+        return taken.isEmpty() ? null : new Page(page.fileName(), page.fileId(), page.number(), taken, bytes);
+    }
+
     private IngestException failure(Throwable error, Page page, OutgoingRecord r) {
         ErrorLocation where = ErrorLocation.ofFile(page.fileName()).withRecordIndex(r.index());
         String what = "publishing to topic " + r.topic() + " failed: " + error;
+        if (error instanceof RecordTooLargeException && RecordTooLarge.byTheBroker(error)) {
+            return new FileFailedException("record of " + r.size() + " bytes is too large for topic " + r.topic() + ": "
+                    + RecordTooLarge.brokerLimit(error), where, null, error);
+        }
         if (error instanceof RecordTooLargeException) {
             return new FileFailedException("record of " + r.size() + " bytes is too large to publish: " + error.getMessage(),
                     where, IngestSettings.MAX_REQUEST_SIZE.key(), error);

@@ -124,10 +124,11 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
             if (cause instanceof RecordTooLargeException && f != null && f.fileName != null) {
                 abortQuietly();
                 failure.set(null);
-                throw new FileFailedException("message of " + f.size + " bytes to " + f.topic
-                        + " is too large for the broker: " + cause.getMessage(),
+                boolean broker = RecordTooLarge.byTheBroker(cause);
+                throw new FileFailedException("message of " + f.size + " bytes to " + f.topic + " is too large"
+                        + (broker ? ": " + RecordTooLarge.brokerLimit(cause) : " to publish: " + cause.getMessage()),
                         ErrorLocation.ofFile(f.fileName).withRecordIndex(f.recordIndex),
-                        IngestSettings.MAX_REQUEST_SIZE.key(), cause);
+                        broker ? null : IngestSettings.MAX_REQUEST_SIZE.key(), cause);
             }
             spent = true;
             throw new RetriableIngestException("committing to Kafka failed: " + cause, null, null, cause);

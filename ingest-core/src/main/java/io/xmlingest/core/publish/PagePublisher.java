@@ -13,6 +13,8 @@ public interface PagePublisher extends AutoCloseable {
      * acknowledged, or exceptionally with an {@link io.xmlingest.core.error.IngestException}
      * naming the first record that failed: a {@link io.xmlingest.core.error.RetriableIngestException}
      * if the same page may succeed later, a {@link io.xmlingest.core.error.FileFailedException} if not.
+     * A publisher whose other records of the page may be published all the same fails it, once
+     * each record is answered, with a {@link PartlyPublished} holding that exception.
      */
     CompletableFuture<Page> publish(Page page);
 
