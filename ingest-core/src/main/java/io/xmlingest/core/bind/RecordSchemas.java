@@ -2,10 +2,14 @@ package io.xmlingest.core.bind;
 
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.ConfigException;
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import javax.xml.XMLConstants;
+import javax.xml.namespace.QName;
 import javax.xml.transform.Source;
 import javax.xml.transform.stream.StreamSource;
 import javax.xml.validation.Schema;
@@ -48,5 +52,34 @@ public final class RecordSchemas {
         } catch (SAXException e) {
             throw new ConfigException(key, key + ": the schema does not compile: " + e.getMessage());
         }
+    }
+
+    /**
+     * Refuses a schema that does not declare {@code element} as a global element: every record
+     * would be rejected (cvc-elt.1.a), one dead letter at a time. A Schema does not list its
+     * declarations, so an empty such element is validated: any complaint but that one means it is
+     * declared (its content is of no interest here).
+     */
+    public static void requireDeclared(Schema schema, QName element) {
+        String xml = "<r:" + element.getLocalPart() + " xmlns:r=\"" + escape(element.getNamespaceURI()) + "\"/>";
+        if (element.getNamespaceURI().isEmpty()) {
+            xml = "<" + element.getLocalPart() + "/>";
+        }
+        try {
+            schema.newValidator().validate(new StreamSource(new StringReader(xml)));
+        } catch (SAXException e) {
+            if (String.valueOf(e.getMessage()).startsWith("cvc-elt.1")) {
+                String key = IngestSettings.RECORD_SCHEMA.key();
+                throw new ConfigException(key, key + " declares no global element " + element + ", the record element "
+                        + "(" + IngestSettings.RECORD_ELEMENT.key() + "): every record would be rejected; name the schema "
+                        + "that declares it, or check the element's namespace");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String escape(String uri) {
+        return uri.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;");
     }
 }

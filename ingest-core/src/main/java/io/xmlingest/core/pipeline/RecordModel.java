@@ -98,6 +98,9 @@ public final class RecordModel {
                     + " validates records as JAXB binds them, and a record.class entry is " + IngestSettings.SCHEMALESS
                     + " (schema-less); give every record element a class, or leave record.schema empty");
         }
+        if (schema != null) {
+            elements.forEach(e -> RecordSchemas.requireDeclared(schema, e));
+        }
         List<RecordType> types = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             String keyName = "-".equals(keyNames.get(i)) ? null : keyNames.get(i);

@@ -163,6 +163,23 @@ class FanOutTest {
                 .hasMessageContaining("cannot read schema file");
     }
 
+    /** Before, such a schema was taken, and every record of the element it lacks was rejected, one at a time. */
+    @Test
+    void aSchemaThatDoesNotDeclareARecordElementStopsStartUp() throws Exception {
+        Path ordersOnly = Files.writeString(dir.resolve("orders-only.xsd"), "<xs:schema xmlns:xs=\"http://www.w3.org/2001/"
+                + "XMLSchema\" targetNamespace=\"urn:test:shop\" elementFormDefault=\"qualified\">\n"
+                + "  <xs:element name=\"order\"><xs:complexType><xs:sequence><xs:element name=\"n\" type=\"xs:int\"/>"
+                + "</xs:sequence></xs:complexType></xs:element>\n"
+                + "  <xs:complexType name=\"invoice\"/>\n</xs:schema>\n");
+        assertThatThrownBy(() -> RecordModel.of(config("record.schema", ordersOnly.toString())))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("record.schema declares no global element {urn:test:shop}invoice, the record element "
+                        + "(record.element): every record would be rejected; name the schema that declares it, or check "
+                        + "the element's namespace (setting: record.schema)");
+        // Declared, though an empty element is not valid against it: the check looks for the declaration only.
+        assertThat(RecordModel.of(config("record.schema", SCHEMA)).types()).hasSize(2);
+    }
+
     @Test
     void aSchemaNeverFetchesWhatItNamesOverTheNetwork() throws Exception {
         Path remote = Files.writeString(dir.resolve("remote.xsd"), "<xs:schema xmlns:xs=\"http://www.w3.org/2001/XMLSchema\">\n"
