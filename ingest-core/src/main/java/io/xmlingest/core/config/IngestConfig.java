@@ -52,7 +52,7 @@ public final class IngestConfig {
         }
         Map<String, Setting<?>> byEnv = new LinkedHashMap<>();
         settings.stream().filter(s -> !s.isFamily()).forEach(s -> byEnv.put(s.envVar(), s));
-        rejectUnknown(declared, families, flags.keySet(), "flag");
+        rejectUnknown(declared, families, flags.keySet(), "setting");
         rejectUnknown(declared, families, file.keySet(), "config file key");
         for (String name : env.keySet()) {
             if (name.startsWith("XMLINGEST_") && !byEnv.containsKey(name)
@@ -85,7 +85,14 @@ public final class IngestConfig {
                 raw = null;
             }
             if (raw != null) {
-                values.put(s.key(), s.parse(raw));
+                try {
+                    values.put(s.key(), s.parse(raw));
+                } catch (ConfigException e) {
+                    // A value from the environment or a file is not in sight on the command line: say where it is.
+                    throw source == Source.FLAG ? e : new ConfigException(s.key(), e.reason() + " (from "
+                            + (source == Source.ENVIRONMENT ? "the environment variable " + s.envVar() : "the --config file")
+                            + ")");
+                }
             } else if (s.defaultValue().isPresent()) {
                 values.put(s.key(), s.defaultValue().get());
             }

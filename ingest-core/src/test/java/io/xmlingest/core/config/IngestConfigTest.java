@@ -95,7 +95,14 @@ class IngestConfigTest {
     void anInvalidEnvironmentValueNamesTheKey() {
         assertThatThrownBy(() -> IngestConfig.resolve(IngestSettings.ALL, Map.of(),
                 Map.of("XMLINGEST_KAFKA_LINGER_MS", "soon"), Map.of()))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("kafka.linger.ms");
+                .isInstanceOf(ConfigException.class).hasMessageContaining("kafka.linger.ms")
+                .hasMessageContaining("(from the environment variable XMLINGEST_KAFKA_LINGER_MS)");
+        // Not in sight on the command line either: the message says where the value came from.
+        assertThatThrownBy(() -> IngestConfig.resolve(IngestSettings.ALL, Map.of(), Map.of(),
+                Map.of("xml.max.depth", "abc")))
+                .hasMessageContaining("invalid value 'abc' for xml.max.depth").hasMessageContaining("(from the --config file)");
+        assertThatThrownBy(() -> IngestConfig.resolve(IngestSettings.ALL, Map.of("no.such.key", "1"), Map.of(), Map.of()))
+                .hasMessageStartingWith("unknown setting no.such.key");
     }
 
     @Test
