@@ -61,7 +61,7 @@ class BadInputIT {
         }
         String said = printed.toString(StandardCharsets.UTF_8);
         assertThat(factor).isEqualTo(ExitCodes.KAFKA_UNAVAILABLE);
-        assertThat(said).containsPattern("error: Kafka cannot create topic factor-\\S+ with replication factor 5: .*"
+        assertThat(said).containsPattern("error: Kafka at \\S+: cannot create topic factor-\\S+ with replication factor 5: .*"
                 + "\\(setting: topic.replication.factor\\)");
         assertThat(dns).isEqualTo(ExitCodes.KAFKA_UNAVAILABLE);
         assertThat(said).contains("error: no host of kafka.bootstrap.servers resolves to an address (Kafka's client: "

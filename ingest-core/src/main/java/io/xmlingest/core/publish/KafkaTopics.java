@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -45,6 +46,10 @@ public final class KafkaTopics {
         Admin admin = Admin.create(adminSettings);
         try {
             ensure(admin, specs, timeout);
+        } catch (RetriableIngestException e) {
+            // A topic that never became ready mostly means a Kafka that never answered: say which one.
+            throw new RetriableIngestException("Kafka at " + adminSettings.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG)
+                    + ": " + e.reason(), e.location().orElse(null), e.settingKey().orElse(null), e.getCause());
         } finally {
             admin.close(Duration.ZERO);
         }
@@ -88,7 +93,7 @@ public final class KafkaTopics {
                     // back. But it is the factor that is named, not the timeout.
                     short factor = specs.stream().filter(t -> t.name().equals(topic)).findFirst()
                             .map(NewTopic::replicationFactor).orElse((short) -1);
-                    throw new RetriableIngestException("Kafka cannot create topic " + topic + " with replication factor "
+                    throw new RetriableIngestException("cannot create topic " + topic + " with replication factor "
                             + (factor < 0 ? "its default" : factor) + ": " + refused.getMessage() + " (lower the factor "
                             + "on a small cluster, or create the topic beforehand)", null,
                             IngestSettings.TOPIC_REPLICATION_FACTOR.key(), refused);
