@@ -91,7 +91,7 @@ class BadInputIT {
         assertThat(exit).isEqualTo(ExitCodes.FILE_FAILED);
         // The line says what of the file Kafka has: before, it gave the fault alone.
         assertThat(printed.toString(StandardCharsets.UTF_8)).contains(": FAILED: XML is not readable")
-                .contains("; 20 records of it were acknowledged by Kafka before it failed (through record index 19), "
+                .contains("; 20 records of it were acknowledged by Kafka before it failed (the highest record index 19), "
                         + "0 rejected");
         // Pages of 10: records 0-9 and 10-19 were complete pages before the fault; 20-24 never formed a page.
         List<ConsumerRecord<byte[], byte[]>> records = TestBroker.readCommitted(TestBroker.bootstrapServers(), topic);

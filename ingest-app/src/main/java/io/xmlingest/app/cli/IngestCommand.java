@@ -127,8 +127,8 @@ final class IngestCommand implements Callable<Integer> {
 
         String sofar() {
             String published = acknowledged == 0 ? "no record of it was acknowledged by Kafka before it failed"
-                    : acknowledged + " records of it were acknowledged by Kafka before it failed (through record index "
-                    + lastAcknowledged + ")";
+                    : acknowledged + " records of it were acknowledged by Kafka before it failed (the highest record "
+                    + "index " + lastAcknowledged + ")";
             return published + ", " + rejected + " rejected";
         }
 

@@ -5,7 +5,7 @@ import io.xmlingest.app.kafka.EmbeddedKafkaBroker;
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.ConfigException;
-import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -33,13 +33,12 @@ final class KafkaTarget implements AutoCloseable {
         }
         Path dir = Path.of(config.get(AppSettings.EMBEDDED_DATA_DIR));
         long started = System.nanoTime();
-        EmbeddedKafkaBroker broker;
-        try {
-            broker = EmbeddedKafkaBroker.start(dir, "127.0.0.1", 0);
-        } catch (UncheckedIOException e) {
-            // A setting that names an unusable place: exit 2, as any other setting.
-            throw new ConfigException(AppSettings.EMBEDDED_DATA_DIR.key(), e.getMessage());
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            // A setting that names an unusable place: exit 2, as any other setting. Other I/O failures are not it.
+            throw new ConfigException(AppSettings.EMBEDDED_DATA_DIR.key(), "the embedded broker's data directory " + dir
+                    + " is a file, not a directory");
         }
+        EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(dir, "127.0.0.1", 0);
         LOG.info("started the embedded Kafka broker at {} over {} in {} ms", broker.bootstrapServers(),
                 dir.toAbsolutePath(), (System.nanoTime() - started) / 1_000_000);
         return new KafkaTarget(config.with(Map.of(IngestSettings.BOOTSTRAP_SERVERS.key(), broker.bootstrapServers())),

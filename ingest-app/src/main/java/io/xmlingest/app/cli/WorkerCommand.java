@@ -81,6 +81,8 @@ final class WorkerCommand implements Callable<Integer> {
                     + " is not a directory");
         }
         String workerId = WorkerIds.resolve(settings.get(AppSettings.WORKER_ID), inboxDir);
+        // Before a broker is started or Kafka asked.
+        Worker.checkSettings(settings);
         startup.took("settings", settingsStart, System.nanoTime());
         // Built beside everything else the start-up does; the worker awaits it before its first file.
         CompletableFuture<RecordModel> model = Background.start("xmlingest-jaxb",

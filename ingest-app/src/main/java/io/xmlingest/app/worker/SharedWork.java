@@ -136,6 +136,21 @@ final class SharedWork implements AutoCloseable {
         this.trouble = trouble;
     }
 
+    /** Refuses a work topic that is one of the worker's other topics: work orders would reach their consumers. */
+    static void checkWorkTopic(IngestConfig config, TopicNames topics) {
+        if (config.get(AppSettings.WORK_SHARDS) == 0) {
+            return;
+        }
+        String work = workTopic(config);
+        List<String> others = new ArrayList<>(topics.recordTopics());
+        others.addAll(List.of(topics.deadLetters(), topics.status(), topics.checkpoints()));
+        if (others.contains(work)) {
+            throw new io.xmlingest.core.error.ConfigException(AppSettings.WORK_TOPIC.key(), AppSettings.WORK_TOPIC.key()
+                    + " names topic " + work + ", which the worker also uses for records, dead letters, status events or "
+                    + "checkpoints; each use needs a topic of its own");
+        }
+    }
+
     static String workTopic(IngestConfig config) {
         String set = config.get(AppSettings.WORK_TOPIC);
         return set.isBlank() ? config.get(IngestSettings.TOPIC).get(0) + ".work" : set;

@@ -125,6 +125,18 @@ public final class Worker implements Runnable {
         this.metrics = new WorkerMetrics(config.get(AppSettings.PROGRESS_INTERVAL_MS), this::kafkaUp);
     }
 
+    /**
+     * What the worker's settings must be together, checked at once: the topics, one per use;
+     * commit.interval.ms against the transaction timeout; the work topic apart from the others.
+     *
+     * @throws ConfigException naming the setting
+     */
+    public static void checkSettings(IngestConfig config) {
+        TopicNames topics = TopicNames.of(config);
+        TransactionalIngestion.checkTimes(config);
+        SharedWork.checkWorkTopic(config, topics);
+    }
+
     public io.xmlingest.app.http.Metrics metrics() {
         return metrics.registry();
     }

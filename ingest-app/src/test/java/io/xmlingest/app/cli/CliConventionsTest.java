@@ -93,11 +93,15 @@ class CliConventionsTest {
         java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("a-file"), "x");
         String[][] cases = {
             {"setting: topic.dlq", "config", "-s", "topic=same", "-s", "topic.dlq=same"},
+            {"setting: work.topic", "worker", "--inbox", dir.resolve("inbox").toString(), "-s", "topic=same", "-s",
+                "work.shards=2", "-s", "work.topic=same.status"},
+            {"setting: commit.interval.ms", "worker", "--inbox", dir.resolve("inbox").toString(), "-s", "topic=t", "-s",
+                "commit.interval.ms=40000"},
             {"setting: commit.interval.ms", "config", "-s", "commit.interval.ms=600000", "-s", "kafka.transaction.timeout.ms=1000"},
             {"setting: record.class", "config", "-s", "record.class=java.lang.String"},
             {"setting: kafka.bootstrap.servers", "config", "-s", "kafka.bootstrap.servers=127.0.0.1:9092,"},
             {"setting: record.element", "config", "-s", "record.element=p:person"},
-            {"it is a file, not a directory (setting: embedded.data.dir)", "ingest", "x.xml", "--topic", "t", "-s",
+            {"is a file, not a directory (setting: embedded.data.dir)", "ingest", "x.xml", "--topic", "t", "-s",
                 "embedded.data.dir=" + file},
         };
         for (String[] c : cases) {

@@ -72,13 +72,26 @@ public final class ModelClasses {
         }
         // JAXB would map any public class by its defaults, and the mistake would surface as a puzzling record.key
         // error, or as every record rejected; a record class is one xjc (or a person) annotated.
-        if (!loaded.isAnnotationPresent(jakarta.xml.bind.annotation.XmlType.class)
-                && !loaded.isAnnotationPresent(jakarta.xml.bind.annotation.XmlRootElement.class)) {
+        if (!annotatedForJaxb(loaded)) {
+            boolean javax = java.util.Arrays.stream(loaded.getAnnotations())
+                    .anyMatch(a -> a.annotationType().getName().startsWith("javax.xml.bind."));
             throw new ConfigException(IngestSettings.RECORD_CLASS.key(), "record class " + name
-                    + " is not a JAXB class (it has neither @XmlType nor @XmlRootElement): name the class xjc made for "
-                    + "the record element (model compile makes one from an XSD), or " + IngestSettings.SCHEMALESS
-                    + " to convert the records without a model");
+                    + " is not a JAXB class (neither it nor a class it extends has @XmlType or @XmlRootElement)"
+                    + (javax ? "; its annotations are javax.xml.bind's (JAXB 2): compile the model for jakarta.xml.bind "
+                    + "(model compile does)" : ": name the class xjc made for the record element (model compile makes "
+                    + "one from an XSD)") + ", or " + IngestSettings.SCHEMALESS + " to convert the records without a model");
         }
         return loaded;
+    }
+
+    /** Whether the class or one it extends is annotated as JAXB maps it (the annotations are not inherited). */
+    private static boolean annotatedForJaxb(Class<?> type) {
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            if (c.isAnnotationPresent(jakarta.xml.bind.annotation.XmlType.class)
+                    || c.isAnnotationPresent(jakarta.xml.bind.annotation.XmlRootElement.class)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

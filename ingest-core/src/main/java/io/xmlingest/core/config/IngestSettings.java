@@ -25,11 +25,11 @@ public final class IngestSettings {
                     : v.size() != new java.util.HashSet<>(v).size() ? "an element is named twice" : null);
 
     public static final Setting<Boolean> REQUIRE_RECORDS = Setting.of("file.require.records", SettingType.BOOLEAN, true,
-            "Whether a file that holds no record.element element, but repeats an element of another name, fails. Such "
-                    + "a file is mostly one record.element does not match: fix the setting and drop the file again (a "
-                    + "failed file is taken up again). false: it completes with 0 records, for files whose lists may "
-                    + "hold no record. A file with no repeated element (only a root, or a header) completes with 0 "
-                    + "records either way.", v -> null);
+            "Whether a file that holds no record.element element, but has an element with two children of one "
+                    + "name, fails. Such a file is mostly one record.element does not match: fix the setting and drop the "
+                    + "file again (a failed file is taken up again). false: it completes with 0 records, for files whose "
+                    + "lists may hold no record beside repeated elements of another kind. A file with no such repetition "
+                    + "(only a root, or a header and a trailer) completes with 0 records either way.", v -> null);
 
     /** The record.class entry that means "no model": the record is converted schema-less. */
     public static final String SCHEMALESS = "-";
@@ -61,7 +61,7 @@ public final class IngestSettings {
             SettingType.listOf(SettingType.STRING), List.of("id"),
             "The attribute or child element (local name) of the record whose value is the message key; one per "
                     + "record.element, or one for all. Empty, or '-': the key is <file id>:<record index>. A record "
-                    + "whose key value is missing is rejected.",
+                    + "whose key value is missing, empty or blank is rejected.",
             v -> v.stream().anyMatch(String::isBlank) ? "an entry is empty; write - for <file id>:<record index>" : null);
 
     public static final Setting<List<String>> RECORD_SCHEMA = Setting.of("record.schema",
@@ -120,7 +120,8 @@ public final class IngestSettings {
 
     public static final Setting<Integer> TOPIC_REPLICATION_FACTOR = Setting.of("topic.replication.factor",
             SettingType.INT, -1,
-            "Replication factor of the record topic when xmlingest creates it; -1 takes the broker's default.",
+            "Replication factor of each topic xmlingest creates (records, dead letters, status, checkpoints, work); "
+                    + "-1 takes the broker's default.",
             v -> v == -1 || (v >= 1 && v <= Short.MAX_VALUE) ? null : "must be -1 or between 1 and 32767");
 
     public static final Setting<Long> TOPIC_READY_TIMEOUT_MS = Setting.of("topic.ready.timeout.ms", SettingType.LONG,

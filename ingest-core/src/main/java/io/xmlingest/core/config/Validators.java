@@ -1,8 +1,13 @@
 package io.xmlingest.core.config;
 
+import java.io.StringReader;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
+import javax.xml.stream.XMLInputFactory;
+import javax.xml.stream.XMLStreamConstants;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamReader;
 
 /** Reusable checks for {@link Setting} declarations; each returns null when the value is fine, else the reason. */
 public final class Validators {
@@ -84,11 +89,15 @@ public final class Validators {
     }
 
     /**
-     * Why {@code name} cannot be an element's local name (XML's NCName: a letter or '_' first, then
-     * letters, digits, '.', '-', '_'; no ':' and no space), or null. Letters and digits of any
-     * script count, which is close enough to XML's tables for a name someone types.
+     * Why {@code name} cannot be an element's local name (XML's NCName: no ':', no space), or null.
+     * The parser that reads the files is the judge (a name it refuses could match no element it
+     * reads), since XML's tables of name characters are long; the scan after it only says where a
+     * name it refuses goes wrong.
      */
     static String ncNameProblem(String name) {
+        if (name.indexOf(':') < 0 && parsesAsElementName(name)) {
+            return null;
+        }
         for (int i = 0; i < name.length(); ) {
             int c = name.codePointAt(i);
             boolean ok = Character.isLetter(c) || c == '_'
@@ -100,7 +109,21 @@ public final class Validators {
             }
             i += Character.charCount(c);
         }
-        return null;
+        return "XML does not allow it as a name";
+    }
+
+    private static boolean parsesAsElementName(String name) {
+        try {
+            XMLInputFactory factory = new com.ctc.wstx.stax.WstxInputFactory(); // the splitter's parser
+            factory.setProperty(XMLInputFactory.IS_NAMESPACE_AWARE, false);
+            factory.setProperty(XMLInputFactory.SUPPORT_DTD, false);
+            XMLStreamReader r = factory.createXMLStreamReader(new StringReader("<" + name + "/>"));
+            // "a x='1'" parses too: the element must be the name itself.
+            return r.nextTag() == XMLStreamConstants.START_ELEMENT && r.getLocalName().equals(name)
+                    && r.getAttributeCount() == 0 && r.nextTag() == XMLStreamConstants.END_ELEMENT;
+        } catch (XMLStreamException | RuntimeException e) {
+            return false;
+        }
     }
 
     public static Function<String, String> any() {

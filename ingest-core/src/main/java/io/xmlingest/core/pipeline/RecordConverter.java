@@ -79,6 +79,16 @@ final class RecordConverter {
         }
     }
 
+    /** Whether the key is XML white space only (none at all included). */
+    private static boolean blank(byte[] key) {
+        for (byte b : key) {
+            if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** @throws RecordRejectedException when the record cannot become a message */
     OutgoingRecord convert(XMLStreamReader record, long index, ErrorLocation where, String fileName, String fileId) {
         try {
@@ -103,10 +113,11 @@ final class RecordConverter {
             key = c.keys() == null
                     ? (fileId + ":" + index).getBytes(StandardCharsets.UTF_8)
                     : c.keys().keyOf(bound, where);
-            if (key == null || key.length == 0) {
+            if (key == null || blank(key)) {
                 // An empty key is a key all such records share: one partition, and one entry once compacted.
-                throw new RecordRejectedException("record has " + (key == null ? "no" : "an empty") + " value for its key '"
-                        + c.type().keyName() + "'", where, null, IngestSettings.RECORD_KEY.key());
+                throw new RecordRejectedException("record has " + (key == null ? "no" : key.length == 0 ? "an empty"
+                        : "a blank") + " value for its key '" + c.type().keyName() + "'", where, null,
+                        IngestSettings.RECORD_KEY.key());
             }
         } finally {
             bindNanos += System.nanoTime() - t0;

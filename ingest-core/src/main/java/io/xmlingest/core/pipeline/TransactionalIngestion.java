@@ -66,7 +66,7 @@ public final class TransactionalIngestion {
      * its timeout: the worker would lose every transaction, and report it as another worker
      * fencing it.
      */
-    static void checkTimes(IngestConfig config) {
+    public static void checkTimes(IngestConfig config) {
         long interval = config.get(IngestSettings.COMMIT_INTERVAL_MS);
         int timeout = config.get(IngestSettings.TRANSACTION_TIMEOUT_MS);
         if (interval > timeout / 2) {
@@ -78,11 +78,12 @@ public final class TransactionalIngestion {
 
     /**
      * The longest raw record a dead letter carries: half of the producer's limit (escaping in JSON
-     * can double the text), less room for the rest of the message: 4 KiB, or a quarter of the
-     * limit when that is smaller, so that a small limit still carries small records.
+     * can double the text), less 4 KiB for the rest of the message (a reason alone may take 2 KB
+     * escaped). Under 8 KiB no raw record goes with it: it would put the dead letter itself, and
+     * with it the file, at risk.
      */
     static long maxRawBytes(long maxRequestSize) {
-        return maxRequestSize / 2 - Math.min(4096, maxRequestSize / 4);
+        return Math.max(0, maxRequestSize / 2 - 4096);
     }
 
     public TopicNames topics() {

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -54,16 +55,13 @@ public final class KafkaPagePublisher implements PagePublisher {
 
     @Override
     public CompletableFuture<Page> publish(Page page) {
-        CompletableFuture<Page> done = new CompletableFuture<>();
-        AtomicInteger pending = new AtomicInteger(page.size());
-        // Written by the producer's thread before its last decrement of pending, read after it.
-        boolean[] acked = new boolean[page.size()];
-        AtomicReference<IngestException> firstFailure = new AtomicReference<>();
-        int at = 0;
+        Answers answers = new Answers(page);
         byte[] file = page.fileName().getBytes(StandardCharsets.UTF_8);
         byte[] fileId = page.fileId().getBytes(StandardCharsets.UTF_8);
         byte[] pageNumber = Long.toString(page.number()).getBytes(StandardCharsets.UTF_8);
-        for (OutgoingRecord r : page.records()) {
+        List<OutgoingRecord> records = page.records();
+        for (int slot = 0; slot < records.size(); slot++) {
+            OutgoingRecord r = records.get(slot);
             Header[] headers = {
                 new RecordHeader(MessageHeaders.FILE, file),
                 new RecordHeader(MessageHeaders.FILE_ID, fileId),
@@ -72,47 +70,89 @@ public final class KafkaPagePublisher implements PagePublisher {
             };
             ProducerRecord<byte[], byte[]> message = new ProducerRecord<>(r.topic(), null, null, r.key(), r.value(),
                     java.util.Arrays.asList(headers));
-            int slot = at++;
+            int at = slot;
             try {
-                producer.send(message, (metadata, error) -> {
-                    if (error != null) {
-                        firstFailure.compareAndSet(null, failure(error, page, r));
-                    } else {
-                        acked[slot] = true;
-                    }
-                    // Failed only once every record is answered: the others may be published, and are counted.
-                    if (pending.decrementAndGet() == 0) {
-                        IngestException failed = firstFailure.get();
-                        if (failed == null) {
-                            done.complete(page);
-                        } else {
-                            done.completeExceptionally(new PartlyPublished(taken(page, acked), failed));
-                        }
-                    }
-                });
+                producer.send(message, (metadata, error) -> answers.answer(at, error == null ? null : failure(error, page, r)));
             } catch (RuntimeException e) {
-                // Not sent, nor the records after it; those sent before are answered as they come.
-                firstFailure.compareAndSet(null, failure(e, page, r));
-                if (pending.addAndGet(-(page.size() - slot)) == 0) {
-                    done.completeExceptionally(new PartlyPublished(taken(page, acked), firstFailure.get()));
-                }
+                // Thrown, the record may still have been queued, and then its callback answers it too: once counts.
+                answers.answer(at, failure(e, page, r));
+            }
+            if (answers.failed()) {
+                // The producer reports most refusals through the callback, on this thread: sending the rest would
+                // only wait for each (a metadata or buffer timeout is max.block.ms apiece) to fail the same way.
+                answers.unsent(at + 1);
                 break;
             }
         }
-        return done;
+        return answers.done;
     }
 
-    private static Page taken(Page page, boolean[] acked) {
-        List<OutgoingRecord> taken = new ArrayList<>();
-        long bytes = 0;
-        for (int i = 0; i < acked.length; i++) {
-            if (acked[i]) {
-                OutgoingRecord r = page.records().get(i);
-                taken.add(r);
-                bytes += r.size();
+    /**
+     * The answer for each record of a page, each taken once (a record can be answered both by a
+     * send that threw and by its callback): the page completes when all are in, and fails then,
+     * with what Kafka took of it, if any failed.
+     */
+    private static final class Answers {
+        private static final int TAKEN = 1;
+        private static final int REFUSED = 2;
+
+        final CompletableFuture<Page> done = new CompletableFuture<>();
+        private final Page page;
+        private final AtomicIntegerArray state;
+        private final AtomicInteger pending;
+        private final AtomicReference<IngestException> firstFailure = new AtomicReference<>();
+
+        Answers(Page page) {
+            this.page = page;
+            this.state = new AtomicIntegerArray(page.size());
+            this.pending = new AtomicInteger(page.size());
+        }
+
+        /** @param failure null when Kafka took the record */
+        void answer(int slot, IngestException failure) {
+            if (failure != null) {
+                firstFailure.compareAndSet(null, failure);
+            }
+            if (state.compareAndSet(slot, 0, failure == null ? TAKEN : REFUSED) && pending.decrementAndGet() == 0) {
+                complete();
             }
         }
-        return taken.isEmpty() ? null : new Page(page.fileName(), page.fileId(), page.number(), taken, bytes);
+
+        boolean failed() {
+            return firstFailure.get() != null;
+        }
+
+        /** The records from {@code from} on were never sent: nothing will answer them. */
+        void unsent(int from) {
+            int gone = 0;
+            for (int i = from; i < state.length(); i++) {
+                if (state.compareAndSet(i, 0, REFUSED)) {
+                    gone++;
+                }
+            }
+            if (gone > 0 && pending.addAndGet(-gone) == 0) {
+                complete();
+            }
+        }
+
+        private void complete() {
+            IngestException failed = firstFailure.get();
+            if (failed == null) {
+                done.complete(page);
+                return;
+            }
+            List<OutgoingRecord> taken = new ArrayList<>();
+            long bytes = 0;
+            for (int i = 0; i < state.length(); i++) {
+                if (state.get(i) == TAKEN) {
+                    OutgoingRecord r = page.records().get(i);
+                    taken.add(r);
+                    bytes += r.size();
+                }
+            }
+            done.completeExceptionally(new PartlyPublished(taken.isEmpty() ? null
+                    : new Page(page.fileName(), page.fileId(), page.number(), taken, bytes), failed));
+        }
     }
 
     private IngestException failure(Throwable error, Page page, OutgoingRecord r) {

@@ -53,8 +53,13 @@ public record TopicNames(List<String> recordTopics, String deadLetters, String s
         }
         Setting<?> other = used.putIfAbsent(name, setting);
         if (other != null) {
-            throw new ConfigException(setting.key(), setting.key() + " names topic " + name + ", which " + other.key()
-                    + " names too; each use needs a topic of its own (its messages would reach the other's consumers)");
+            // The one to change is the one that was set: a derived name follows topic.
+            boolean followsTopic = set.isBlank();
+            String toChange = followsTopic ? other.key() : setting.key();
+            throw new ConfigException(toChange, toChange + " names topic " + name + ", which " + (followsTopic
+                    ? setting.key() + " names too, being empty ("
+                    + IngestSettings.TOPIC.key() + " with a suffix)" : other.key() + " names too")
+                    + "; each use needs a topic of its own (its messages would reach the other's consumers)");
         }
         return name;
     }

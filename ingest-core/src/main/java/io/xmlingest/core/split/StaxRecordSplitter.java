@@ -22,8 +22,9 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import javax.xml.namespace.QName;
 import javax.xml.stream.Location;
 import javax.xml.stream.XMLStreamConstants;
@@ -64,6 +65,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
     // Each open element's namespace declarations, prefix and URI pairs, beside its tag.
     private final List<String[]> openDeclarations = new ArrayList<>();
     private static final String[] NO_DECLARATIONS = {};
+    private static final int MAX_SIBLING_NAMES = 1000;
 
     private String openElements;
     private OuterNamespaces outerNamespaces;
@@ -77,10 +79,10 @@ public final class StaxRecordSplitter implements RecordSplitter {
     private int nearMissLine;
     private int nearMissColumn;
     // So is one that holds no record but repeats an element (file.require.records): records are what repeat in a
-    // file of records. The last child name seen at each depth, while looking, finds the first element that follows a
-    // sibling of its own name.
+    // file of records. The names of the children seen so far under each open element, while looking, find the first
+    // element with a sibling of its own name before it, interleaved kinds (<order/><invoice/><order/>) too.
     private final boolean requireRecords;
-    private QName[] lastChild = new QName[16];
+    private List<Set<QName>> childNames = new ArrayList<>();
     private QName repeated;
     private int repeatedLine;
     private int repeatedColumn;
@@ -304,7 +306,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
                             nearMissLine = cursor.getLocation().getLineNumber();
                             nearMissColumn = cursor.getLocation().getColumnNumber();
                         }
-                        if (index < 0 && requireRecords && repeated == null) {
+                        if (index < 0 && requireRecords && childNames != null) {
                             noteSibling();
                         }
                         enter();
@@ -368,21 +370,23 @@ public final class StaxRecordSplitter implements RecordSplitter {
         fragment.begin(startChar, outerNamespaces());
     }
 
-    /** Notes the element at the cursor as the last child of its parent; the first to repeat its predecessor's name is kept. */
+    /** Notes the element at the cursor as a child of its parent; the first whose name a sibling before it had is kept. */
     private void noteSibling() {
         int depth = cursor.getDepth();
-        if (depth + 1 >= lastChild.length) {
-            lastChild = Arrays.copyOf(lastChild, Math.max(depth + 2, lastChild.length * 2));
+        while (childNames.size() <= depth + 1) {
+            childNames.add(new HashSet<>());
         }
+        Set<QName> siblings = childNames.get(depth);
         QName name = cursor.getName();
-        if (name.equals(lastChild[depth])) {
+        // Bounded: a file of records repeats within its first few names; thousands of distinct ones are no such file.
+        if (siblings.size() < MAX_SIBLING_NAMES && !siblings.add(name)) {
             repeated = name;
             repeatedLine = cursor.getLocation().getLineNumber();
             repeatedColumn = cursor.getLocation().getColumnNumber();
+            childNames = null;
             return;
         }
-        lastChild[depth] = name;
-        lastChild[depth + 1] = null; // its own children are yet to come
+        childNames.get(depth + 1).clear(); // its own children are yet to come
     }
 
     /** Remembers an element around the records as the start tag a resume would need to reopen it. */

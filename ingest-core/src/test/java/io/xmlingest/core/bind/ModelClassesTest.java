@@ -32,11 +32,12 @@ class ModelClassesTest {
         Path src = Files.writeString(dir.resolve("Thing.java"),
                 "package byo; @jakarta.xml.bind.annotation.XmlRootElement public class Thing {}");
         Path plain = Files.writeString(dir.resolve("Plain.java"), "package byo; public class Plain {}");
+        Path sub = Files.writeString(dir.resolve("Sub.java"), "package byo; public class Sub extends Thing {}");
         Path classes = Files.createDirectories(dir.resolve("classes"));
         String jaxbApi = Path.of(jakarta.xml.bind.annotation.XmlRootElement.class.getProtectionDomain().getCodeSource()
                 .getLocation().toURI()).toString();
         int rc = ToolProvider.getSystemJavaCompiler().run(null, null, null, "-cp", jaxbApi, "-d", classes.toString(),
-                src.toString(), plain.toString());
+                src.toString(), plain.toString(), sub.toString());
         assertThat(rc).isZero();
         ModelClasses model = ModelClasses.of(List.of(classes.toString()));
 
@@ -51,6 +52,9 @@ class ModelClassesTest {
         // JAXB would map it by its defaults, and the mistake would show as a puzzling record.key error.
         assertThatThrownBy(() -> model.load("byo.Plain"))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("record.class")
-                .hasMessageContaining("record class byo.Plain is not a JAXB class (it has neither @XmlType nor @XmlRootElement)");
+                .hasMessageContaining("record class byo.Plain is not a JAXB class (neither it nor a class it extends has "
+                        + "@XmlType or @XmlRootElement)");
+        // Annotations are not inherited, but a subclass of a model class binds as its own type.
+        assertThat(model.load("byo.Sub").getSuperclass().getName()).isEqualTo("byo.Thing");
     }
 }

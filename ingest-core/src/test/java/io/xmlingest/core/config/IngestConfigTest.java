@@ -86,9 +86,14 @@ class IngestConfigTest {
                 .hasMessageContaining("'per son' is not an XML element name: a space at 4");
         assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("record.element", "{urn:x}1st")))
                 .hasMessageContaining("'1st' is not an XML element name: '1' at 1 (a name starts with a letter or '_')");
-        assertThat(IngestConfig.of(IngestSettings.ALL, Map.of("record.element", "{urn:x}_ré-cord.2,Überweisung"))
+        assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("record.element", "{urn:x}p:person")))
+                .hasMessageContaining("'p:person' is not an XML element name: ':' at 2");
+        assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("record.element", "{urn:x}a>b")))
+                .hasMessageContaining("'a>b' is not an XML element name: '>' at 2");
+        // Names as the parser that reads the files takes them: what it refuses could match no element it reads.
+        assertThat(IngestConfig.of(IngestSettings.ALL, Map.of("record.element", "{urn:x}_ré-cord.2,Überweisung,{urn:x}نامه"))
                 .get(IngestSettings.RECORD_ELEMENT))
-                .containsExactly(new QName("urn:x", "_ré-cord.2"), new QName("", "Überweisung"));
+                .containsExactly(new QName("urn:x", "_ré-cord.2"), new QName("", "Überweisung"), new QName("urn:x", "نامه"));
     }
 
     @Test

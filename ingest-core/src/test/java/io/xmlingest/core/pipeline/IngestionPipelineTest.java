@@ -192,11 +192,12 @@ class IngestionPipelineTest {
         InMemoryPagePublisher published = new InMemoryPagePublisher();
         IngestionPipeline.create(config("record.key", "firstName"), published, empty)
                 .ingest(file("emptykey.xml", person(1).replace("<firstName>F1</firstName>", "<firstName></firstName>")
-                        + person(2)));
-        assertThat(empty.all).singleElement().satisfies(e -> {
-            assertThat(e.reason()).isEqualTo("record has an empty value for its key 'firstName'");
-            assertThat(e.settingKey()).contains("record.key");
-        });
+                        + person(2).replace("<firstName>F2</firstName>", "<firstName> \n</firstName>") + person(3)));
+        assertThat(empty.all).hasSize(2);
+        assertThat(empty.all.get(0).reason()).isEqualTo("record has an empty value for its key 'firstName'");
+        assertThat(empty.all.get(0).settingKey()).contains("record.key");
+        assertThat(empty.all.get(1).reason()).isEqualTo("record has a blank value for its key 'firstName'");
+        assertThat(published.pages()).flatExtracting(p -> p.records()).extracting(r -> r.index()).containsExactly(2L);
         RejectedRecords schemaless = new RejectedRecords();
         IngestionPipeline.create(config("record.class", "-", "record.key", "id"), new InMemoryPagePublisher(), schemaless)
                 .ingest(file("emptyid.xml", person(1).replace("id=\"1\"", "id=\"\"")));

@@ -87,11 +87,11 @@ class TransactionalIngestionTest {
 
     @Test
     void aDeadLetterCarriesTheRawRecordUpToHalfTheRequestLimitLessRoomForTheRest() {
+        // As the README says: half of kafka.max.request.size less 4 KiB, none under 8 KiB.
         assertThat(TransactionalIngestion.maxRawBytes(1024 * 1024)).isEqualTo(512 * 1024 - 4096);
         assertThat(TransactionalIngestion.maxRawBytes(16 * 1024)).isEqualTo(4096);
-        // A small limit still carries small records: before, anything under 8 KiB carried none.
-        assertThat(TransactionalIngestion.maxRawBytes(1500)).isEqualTo(375);
-        assertThat(TransactionalIngestion.maxRawBytes(1024)).isEqualTo(256);
+        assertThat(TransactionalIngestion.maxRawBytes(8 * 1024)).isZero();
+        assertThat(TransactionalIngestion.maxRawBytes(1500)).isZero();
     }
 
     /**

@@ -54,6 +54,59 @@ class KafkaPagePublisherTest {
         assertThat(partly.failure().settingKey()).contains("kafka.max.request.size");
     }
 
+    /** The real producer reports a metadata or buffer timeout through the callback, on the caller's thread. */
+    private static final class RefusingAtOnce extends MockProducer<byte[], byte[]> {
+        final java.util.concurrent.atomic.AtomicInteger sends = new java.util.concurrent.atomic.AtomicInteger();
+        final int refuseFrom;
+        final boolean alsoThrow;
+
+        RefusingAtOnce(int refuseFrom, boolean alsoThrow) {
+            super(false, null, new ByteArraySerializer(), new ByteArraySerializer());
+            this.refuseFrom = refuseFrom;
+            this.alsoThrow = alsoThrow;
+        }
+
+        @Override
+        public synchronized java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata> send(
+                org.apache.kafka.clients.producer.ProducerRecord<byte[], byte[]> record,
+                org.apache.kafka.clients.producer.Callback callback) {
+            if (sends.getAndIncrement() < refuseFrom) {
+                return super.send(record, callback);
+            }
+            callback.onCompletion(null, new org.apache.kafka.common.errors.TimeoutException(
+                    "Topic t not present in metadata after 60000 ms."));
+            if (alsoThrow) {
+                throw new org.apache.kafka.common.KafkaException("thrown as well, after the callback");
+            }
+            return java.util.concurrent.CompletableFuture.failedFuture(new IllegalStateException("refused"));
+        }
+    }
+
+    @Test
+    void aRecordRefusedAtOnceStopsThePageWithoutSendingTheRest() {
+        RefusingAtOnce refusing = new RefusingAtOnce(0, false);
+        CompletableFuture<Page> done = new KafkaPagePublisher(refusing).publish(page(5));
+        // Before, the other four were sent too, each waiting out max.block.ms (a minute) to fail the same way.
+        assertThat(refusing.sends).hasValue(1);
+        PartlyPublished partly = failure(done);
+        assertThat(partly.taken()).isEmpty();
+        assertThat(partly.failure()).isInstanceOf(io.xmlingest.core.error.RetriableIngestException.class)
+                .hasMessageContaining("record index 0");
+    }
+
+    @Test
+    void aRecordAnsweredTwiceCountsOnceAndThePageWaitsForTheOthers() {
+        RefusingAtOnce refusing = new RefusingAtOnce(1, true);
+        CompletableFuture<Page> done = new KafkaPagePublisher(refusing).publish(page(3));
+        assertThat(refusing.sends).hasValue(2);
+        // Counted twice, the refused record had made the page look answered while record 0 was still in flight.
+        assertThat(done).isNotDone();
+        assertThat(refusing.completeNext()).isTrue();
+        PartlyPublished partly = failure(done);
+        assertThat(partly.taken()).get().extracting(Page::size).isEqualTo(1);
+        assertThat(partly.failure()).hasMessageContaining("record index 1");
+    }
+
     @Test
     void aPageEveryRecordOfWhichIsTakenCompletes() {
         CompletableFuture<Page> done = new KafkaPagePublisher(producer).publish(page(2));

@@ -40,8 +40,11 @@ class TopicNamesTest {
                 .hasMessageContaining("topic.status names topic b, which topic names too");
         assertThatThrownBy(() -> of("topic", "t", "topic.checkpoints", "t.dlq"))
                 .hasMessageContaining("topic.checkpoints names topic t.dlq, which topic.dlq names too");
+        // The setting named is the one that was set, not the one that follows topic.
         assertThatThrownBy(() -> of("topic", "t", "topic.dlq", "t.status"))
-                .hasMessageContaining("topic.status names topic t.status, which topic.dlq names too");
+                .hasMessageContaining("(setting: topic.dlq)")
+                .hasMessageContaining("topic.dlq names topic t.status, which topic.status names too, being empty (topic "
+                        + "with a suffix)");
     }
 
     @Test

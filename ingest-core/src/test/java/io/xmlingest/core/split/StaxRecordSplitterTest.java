@@ -194,6 +194,10 @@ class StaxRecordSplitterTest {
                 ITEM)) {
             assertThat(s.next()).isFalse();
         }
+        // Two kinds of record, interleaved, and neither of them record.element.
+        try (var s = splitter("<shop xmlns='urn:test'><order/><invoice/><order/><invoice/></shop>", ITEM)) {
+            assertThatThrownBy(s::next).hasMessageContaining("but it repeats {urn:test}order (the second at line 1, column ");
+        }
         XmlLimits allowed = new XmlLimits(500, 500, 65536, 1 << 20, DoctypePolicy.IGNORE, 100, 4, 1 << 20, false);
         try (var s = splitter("<root xmlns='urn:test'><person/><person/></root>", ITEM, allowed)) {
             assertThat(s.next()).as("file.require.records=false").isFalse();
