@@ -29,8 +29,7 @@ public final class KafkaClientMisconfiguration {
             return Optional.empty();
         }
         Throwable refused = Causes.find(made, t -> t.getClass() == InvalidConfigurationException.class
-                || (t instanceof org.apache.kafka.common.config.ConfigException
-                        && !String.valueOf(t.getMessage()).contains("resolvable bootstrap")));
+                || (t instanceof org.apache.kafka.common.config.ConfigException && !unresolvableBootstrap(t)));
         if (refused == null) {
             return Optional.empty();
         }
@@ -46,11 +45,16 @@ public final class KafkaClientMisconfiguration {
      */
     public static Optional<RetriableIngestException> unresolvable(Throwable error) {
         Throwable made = Causes.find(error, KafkaClientMisconfiguration::failedToConstruct);
-        Throwable dns = made == null ? null : Causes.find(made, t -> t instanceof org.apache.kafka.common.config.ConfigException
-                && String.valueOf(t.getMessage()).contains("resolvable bootstrap"));
+        Throwable dns = made == null ? null : Causes.find(made, KafkaClientMisconfiguration::unresolvableBootstrap);
         return dns == null ? Optional.empty() : Optional.of(new RetriableIngestException("no host of "
                 + IngestSettings.BOOTSTRAP_SERVERS.key() + " resolves to an address (Kafka's client: " + dns.getMessage()
                 + ")", null, IngestSettings.BOOTSTRAP_SERVERS.key(), dns));
+    }
+
+    /** No host of bootstrap.servers resolved: the cluster's side, which may change while the worker waits. */
+    private static boolean unresolvableBootstrap(Throwable t) {
+        return t instanceof org.apache.kafka.common.config.ConfigException
+                && String.valueOf(t.getMessage()).contains("resolvable bootstrap");
     }
 
     /** Kafka's wrapper around whatever stopped a producer, consumer or admin client from being made. */

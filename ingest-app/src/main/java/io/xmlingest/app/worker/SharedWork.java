@@ -6,6 +6,7 @@ import io.xmlingest.core.checkpoint.KafkaCheckpointStore;
 import io.xmlingest.core.checkpoint.FileState;
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.ConfigException;
 import io.xmlingest.core.error.FileFailedException;
 import io.xmlingest.core.error.RetriableIngestException;
 import io.xmlingest.core.pipeline.FileIdentity;
@@ -142,10 +143,8 @@ final class SharedWork implements AutoCloseable {
             return;
         }
         String work = workTopic(config);
-        List<String> others = new ArrayList<>(topics.recordTopics());
-        others.addAll(List.of(topics.deadLetters(), topics.status(), topics.checkpoints()));
-        if (others.contains(work)) {
-            throw new io.xmlingest.core.error.ConfigException(AppSettings.WORK_TOPIC.key(), AppSettings.WORK_TOPIC.key()
+        if (topics.all().contains(work)) {
+            throw new ConfigException(AppSettings.WORK_TOPIC.key(), AppSettings.WORK_TOPIC.key()
                     + " names topic " + work + ", which the worker also uses for records, dead letters, status events or "
                     + "checkpoints; each use needs a topic of its own");
         }

@@ -132,9 +132,7 @@ public final class Worker implements Runnable {
      * @throws ConfigException naming the setting
      */
     public static void checkSettings(IngestConfig config) {
-        TopicNames topics = TopicNames.of(config);
-        TransactionalIngestion.checkTimes(config);
-        SharedWork.checkWorkTopic(config, topics);
+        SharedWork.checkWorkTopic(config, TransactionalIngestion.checkSettings(config));
     }
 
     public io.xmlingest.app.http.Metrics metrics() {

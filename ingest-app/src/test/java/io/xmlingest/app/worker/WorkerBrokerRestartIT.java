@@ -11,8 +11,11 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashSet;
-import java.util.Set;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,29 +49,10 @@ class WorkerBrokerRestartIT {
      */
     @Test
     void anIdleWorkerReportsTheBrokerGoneAndBackAndThenTakesTheNextFile() throws Exception {
-        int port = freePort();
-        Path brokerDir = dir.resolve("broker-idle");
-        EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(brokerDir, "127.0.0.1", port);
-        try {
-            WorkerHarness h = new WorkerHarness(broker.bootstrapServers(), Files.createDirectories(dir.resolve("inbox-idle")),
-                    "topic.ready.timeout.ms", "10000");
-            try (WorkerHarness.Running w = h.start()) {
-                await("the worker connects", Duration.ofMinutes(1), () -> w.worker().health().ready());
-                broker.close();
-                // Before the worker asked while idle, it said UP for as long as the inbox stayed empty.
-                await("the idle worker notices", Duration.ofMinutes(1), () -> !w.worker().health().ready());
-                assertThat(w.worker().health().checks().get("kafka")).startsWith("DOWN")
-                        .contains("127.0.0.1:" + port);
-                broker = EmbeddedKafkaBroker.start(brokerDir, "127.0.0.1", port);
-                await("the worker reconnects", Duration.ofMinutes(2), () -> w.worker().health().ready());
-                Path file = DatagenCommand.generate(dir.resolve("persons-idle.xml"), 500, 5, 0.0);
-                h.drop(file, "persons.xml");
-                await("persons.xml done", Duration.ofMinutes(2), () -> Files.exists(h.done("persons.xml")));
-            }
-            assertThat(h.records()).hasSize(500);
-        } finally {
-            broker.close();
-        }
+        idleOutage("idle", 500, Duration.ofMinutes(1), outage -> {
+            assertThat(outage.down()).startsWith("DOWN").contains("127.0.0.1:" + outage.port());
+            assertThat(outage.h().records()).hasSize(500);
+        }, "topic.ready.timeout.ms", "10000");
     }
 
     /**
@@ -78,28 +62,46 @@ class WorkerBrokerRestartIT {
      */
     @Test
     void anIdleSharingWorkerReportsTheBrokerGoneAndBackAndThenSharesTheNextFile() throws Exception {
+        idleOutage("shared-idle", 3000, Duration.ofSeconds(40), outage -> {
+            assertThat(outage.down()).startsWith("DOWN: Kafka at 127.0.0.1:" + outage.port() + " has not answered for ")
+                    .endsWith(" s (reading the checkpoint topic)");
+            assertExactlyOnce(outage.h(), 3000);
+            assertThat(outage.h().status()).extracting(s -> s.get("event").asText())
+                    .containsExactly("started", "shard-completed", "shard-completed", "completed");
+        }, "work.shards", "2");
+    }
+
+    /** What an idle worker said of Kafka while the broker was away, and the harness it then ingested a file with. */
+    private record IdleOutage(WorkerHarness h, int port, String down) {
+    }
+
+    /**
+     * Stops the broker under an idle worker, waits at most {@code noticeWithin} for it to say so,
+     * brings the broker back on the same port, has the worker ingest a file of {@code records}, and
+     * runs {@code checks} once the worker has stopped, while the broker still runs.
+     */
+    private void idleOutage(String name, int records, Duration noticeWithin, Consumer<IdleOutage> checks,
+                            String... settings) throws Exception {
         int port = freePort();
-        Path brokerDir = dir.resolve("broker-shared-idle");
+        Path brokerDir = dir.resolve("broker-" + name);
         EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(brokerDir, "127.0.0.1", port);
         try {
-            WorkerHarness h = new WorkerHarness(broker.bootstrapServers(),
-                    Files.createDirectories(dir.resolve("inbox-shared-idle")), "work.shards", "2");
+            WorkerHarness h = new WorkerHarness(broker.bootstrapServers(), Files.createDirectories(dir.resolve("inbox-" + name)),
+                    settings);
+            String down;
             try (WorkerHarness.Running w = h.start()) {
-                await("the worker joins its group", Duration.ofMinutes(1), () -> w.worker().health().ready());
+                await("the worker connects", Duration.ofMinutes(1), () -> w.worker().health().ready());
                 broker.close();
-                await("the idle sharing worker notices", Duration.ofSeconds(40), () -> !w.worker().health().ready());
-                assertThat(w.worker().health().checks().get("kafka"))
-                        .startsWith("DOWN: Kafka at 127.0.0.1:" + port + " has not answered for ")
-                        .endsWith(" s (reading the checkpoint topic)");
+                // Before the worker asked while idle, it said UP for as long as the inbox stayed empty.
+                await("the idle worker notices", noticeWithin, () -> !w.worker().health().ready());
+                down = w.worker().health().checks().get("kafka");
                 broker = EmbeddedKafkaBroker.start(brokerDir, "127.0.0.1", port);
                 await("the worker reconnects", Duration.ofMinutes(2), () -> w.worker().health().ready());
-                Path file = DatagenCommand.generate(dir.resolve("persons-shared-idle.xml"), 3000, 5, 0.0);
+                Path file = DatagenCommand.generate(dir.resolve("persons-" + name + ".xml"), records, 5, 0.0);
                 h.drop(file, "persons.xml");
                 await("persons.xml done", Duration.ofMinutes(3), () -> Files.exists(h.done("persons.xml")));
             }
-            assertExactlyOnce(h, 3000);
-            assertThat(h.status()).extracting(s -> s.get("event").asText())
-                    .containsExactly("started", "shard-completed", "shard-completed", "completed");
+            checks.accept(new IdleOutage(h, port, down));
         } finally {
             broker.close();
         }
@@ -144,17 +146,20 @@ class WorkerBrokerRestartIT {
         }
     }
 
+    /** Every record index 0..count-1 published once; a repeat is named with where both copies are. */
     private static void assertExactlyOnce(WorkerHarness h, int count) {
-        Set<Long> seen = new HashSet<>();
-        java.util.List<Long> twice = new java.util.ArrayList<>();
+        Map<Long, String> where = new HashMap<>();
+        List<String> twice = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> r : h.records()) {
             long i = header(r, MessageHeaders.RECORD_INDEX);
-            if (!seen.add(i)) {
-                twice.add(i);
+            String at = r.partition() + "@" + r.offset() + " page " + new String(r.headers().lastHeader("xmlingest.page").value());
+            String before = where.putIfAbsent(i, at);
+            if (before != null) {
+                twice.add(i + ": " + before + " and " + at);
             }
         }
         assertThat(twice).as("records published twice").isEmpty();
-        assertThat(seen).hasSize(count);
+        assertThat(where).hasSize(count);
     }
 
     private void restartMidFile(long downMillis) throws Exception {
@@ -185,19 +190,7 @@ class WorkerBrokerRestartIT {
                     assertThat(w.worker().metrics().scrape()).containsPattern("xmlingest_kafka_failures_total [1-9]");
                 }
             }
-            Set<Long> seen = new HashSet<>();
-            java.util.Map<Long, String> where = new java.util.HashMap<>();
-            java.util.List<String> dups = new java.util.ArrayList<>();
-            for (ConsumerRecord<byte[], byte[]> r : h.records()) {
-                long i = header(r, MessageHeaders.RECORD_INDEX);
-                String at = r.partition() + "@" + r.offset() + " page " + new String(r.headers().lastHeader("xmlingest.page").value());
-                if (!seen.add(i)) {
-                    dups.add(i + ": " + where.get(i) + " and " + at);
-                }
-                where.put(i, at);
-            }
-            assertThat(dups).as("records published twice").isEmpty();
-            assertThat(seen).hasSize(60_000);
+            assertExactlyOnce(h, 60_000);
             assertThat(h.status()).extracting(s -> s.get("event").asText()).containsExactly("started", "completed");
         } finally {
             broker.close();

@@ -154,9 +154,7 @@ public final class KafkaSession implements AutoCloseable {
 
     private static void ensureTopics(IngestConfig config, TopicNames topics, KafkaConsumer<?, ?> consumer,
                                      Duration timeout) {
-        List<String> all = new ArrayList<>(topics.recordTopics());
-        all.addAll(List.of(topics.deadLetters(), topics.status(), topics.checkpoints()));
-        if (KafkaTopics.allReady(consumer, all, timeout)) {
+        if (KafkaTopics.allReady(consumer, topics.all(), timeout)) {
             return;
         }
         int partitions = config.get(IngestSettings.TOPIC_PARTITIONS);

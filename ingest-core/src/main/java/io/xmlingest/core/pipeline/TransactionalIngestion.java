@@ -48,7 +48,7 @@ public final class TransactionalIngestion {
     private final String worker;
 
     public TransactionalIngestion(IngestConfig config, RecordModel model, String worker) {
-        checkTimes(config);
+        this.topics = checkSettings(config);
         this.recordElement = model.elements();
         this.limits = IngestionPipeline.limits(config);
         this.pagePolicy = new PagePolicy(config.get(IngestSettings.PAGE_MAX_RECORDS), config.get(IngestSettings.PAGE_MAX_BYTES));
@@ -57,8 +57,19 @@ public final class TransactionalIngestion {
         long maxRequest = config.get(IngestSettings.MAX_REQUEST_SIZE);
         this.maxRawBytes = maxRawBytes(maxRequest);
         this.conversion = ConvertedRecords.Plan.of(config, model);
-        this.topics = TopicNames.of(config);
         this.worker = worker;
+    }
+
+    /**
+     * What the worker's settings must be together: its topics, one per use, and
+     * commit.interval.ms against the transaction timeout (see {@link #checkTimes}).
+     *
+     * @throws ConfigException naming the setting
+     */
+    public static TopicNames checkSettings(IngestConfig config) {
+        TopicNames topics = TopicNames.of(config);
+        checkTimes(config);
+        return topics;
     }
 
     /**

@@ -5,6 +5,7 @@ import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.config.Setting;
 import io.xmlingest.core.config.Validators;
 import io.xmlingest.core.error.ConfigException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -62,6 +63,13 @@ public record TopicNames(List<String> recordTopics, String deadLetters, String s
                     + "; each use needs a topic of its own (its messages would reach the other's consumers)");
         }
         return name;
+    }
+
+    /** Every topic the worker uses: the record topics, then dead letters, status and checkpoints. */
+    public List<String> all() {
+        List<String> all = new ArrayList<>(recordTopics);
+        all.addAll(List.of(deadLetters, status, checkpoints));
+        return all;
     }
 
     /** The first record topic: the one the other topics are named after. */
