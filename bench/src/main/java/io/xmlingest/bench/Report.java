@@ -50,8 +50,8 @@ public final class Report {
                             .replace('_', ' ')).append(": ").append(m.reason().replace("|", "\\|")).append(" | | | | | | | | |\n");
                     continue;
                 }
-                s.append(String.format(Locale.ROOT, "| %s | %.3f | %.3f | %.3f | %,.0f | %.1f | %d | %d | %d | %,.0f B |%n",
-                        m.strategy(), m.medianNanos() / 1e9, m.minNanos() / 1e9, m.maxNanos() / 1e9, m.recordsPerSecond(),
+                s.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %,.0f | %.1f | %d | %d | %d | %,.0f B |%n",
+                        m.strategy(), seconds(m.medianNanos()), seconds(m.minNanos()), seconds(m.maxNanos()), m.recordsPerSecond(),
                         m.megabytesPerSecond(), m.peakHeapUsed() >> 20, m.peakLiveHeap() >> 20, m.maxRss() >> 20,
                         m.allocatedPerRecord()));
             }
@@ -180,5 +180,13 @@ public final class Report {
             }
         }
         return s.toString();
+    }
+
+    /**
+     * Seconds to the millisecond, or to the microsecond under one: a raw read of a small file takes
+     * well under a millisecond, and its row said 0.000.
+     */
+    static String seconds(long nanos) {
+        return String.format(Locale.ROOT, nanos < 1_000_000 ? "%.6f" : "%.3f", nanos / 1e9);
     }
 }

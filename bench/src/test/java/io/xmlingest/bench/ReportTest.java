@@ -50,6 +50,19 @@ class ReportTest {
         assertThat(Measurement.median(new long[] {4, 1, 3, 2})).isEqualTo(2);
     }
 
+    /** A raw read of the smoke test's file takes well under a millisecond: it printed 0.000, and failed the smoke test. */
+    @Test
+    void runsUnderAMillisecondKeepTheirFigure() {
+        assertThat(Report.seconds(42_000)).isEqualTo("0.000042");
+        assertThat(Report.seconds(1_234_567)).isEqualTo("0.001");
+        assertThat(Report.seconds(450_000_000)).isEqualTo("0.450");
+        Bench.Plan plan = new Bench.Plan(List.of(1000L), List.of(Strategies.get("raw-read")), 1, 3, "2g", Path.of("d"),
+                Path.of("w"), true, false);
+        Bench.Results raw = new Bench.Results(plan, List.of(ok("raw-read", 1000, 40_000, 50_000, 45_000)), List.of(),
+                "2026-11-22T00:00:00Z", 12, "2 cores, test machine");
+        assertThat(Report.full(raw)).contains("| raw-read | 0.000045 | 0.000040 | 0.000050 | ");
+    }
+
     @Test
     void aFailedStrategyIsReportedNotDropped() {
         String report = Report.full(results());
