@@ -10,6 +10,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -72,6 +73,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             }
             Files.createDirectories(dataDir);
             lock = lock(dataDir);
+            if (port != 0) {
+                requireFree(host, port);
+            }
             Path logs = dataDir.toAbsolutePath().resolve("logs");
             int[] free = freePorts(3, port);
             int clientPort = port == 0 ? free[0] : port;
@@ -255,6 +259,23 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             return inUse;
         }
         return e;
+    }
+
+    /**
+     * Refuses a named client port that is in use before Kafka tries it: Kafka logs three stack
+     * traces, and the command then failed with a fourth. The ports the broker picks for itself are
+     * free when picked, and Linux hands outgoing connections even ports where it hands a bind to
+     * port 0 odd ones, so a client's connection does not take them before the broker binds them.
+     */
+    private static void requireFree(String host, int port) {
+        try (ServerSocket probe = new ServerSocket()) {
+            probe.bind(new InetSocketAddress(host, port));
+        } catch (IOException e) {
+            ConfigException inUse = new ConfigException("--port", "port " + port + " on " + host
+                    + " is in use by another process; stop it, or choose another port (0 picks a free one)");
+            inUse.addSuppressed(e);
+            throw inUse;
+        }
     }
 
     private static String advertisedHost(String host) {
