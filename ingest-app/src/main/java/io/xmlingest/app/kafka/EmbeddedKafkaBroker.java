@@ -269,6 +269,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      */
     private static void requireFree(String host, int port) {
         try (ServerSocket probe = new ServerSocket()) {
+            // As Kafka binds: a port its last run left connections of in TIME_WAIT is free.
+            probe.setReuseAddress(true);
             probe.bind(new InetSocketAddress(host, port));
         } catch (IOException e) {
             ConfigException inUse = new ConfigException("--port", "port " + port + " on " + host
