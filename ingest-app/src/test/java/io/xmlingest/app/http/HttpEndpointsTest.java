@@ -236,7 +236,9 @@ class HttpEndpointsTest {
         endpoints.close();
         endpoints = null;
 
-        assertThat(Duration.ofNanos(System.nanoTime() - began)).isLessThan(Duration.ofSeconds(2));
+        // Far above a close's milliseconds, so a loaded machine does not fail it; what it catches is a stop that waits
+        // out a grace delay (HttpServer.stop(N) may wait all N seconds with nothing in flight).
+        assertThat(Duration.ofNanos(System.nanoTime() - began)).isLessThan(Duration.ofSeconds(10));
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health"))
                 .timeout(Duration.ofSeconds(5)).build();
         assertThatThrownBy(() -> CLIENT.send(request, HttpResponse.BodyHandlers.ofString()))
