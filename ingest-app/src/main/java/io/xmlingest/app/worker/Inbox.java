@@ -1,5 +1,6 @@
 package io.xmlingest.app.worker;
 
+import io.xmlingest.core.split.GzipInput;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -360,6 +361,10 @@ final class Inbox {
             Path tmp = report.resolveSibling(report.getFileName() + "." + UUID.randomUUID() + ".tmp");
             Files.writeString(tmp, reportJson, StandardCharsets.UTF_8);
             Files.move(tmp, report, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            if (fileId != null) {
+                // Before the move: a crash between the two leaves a file that inflates again, not a copy of nothing.
+                Files.deleteIfExists(GzipInput.copyBeside(claimed, fileId));
+            }
             Files.move(claimed, target, StandardCopyOption.ATOMIC_MOVE);
             Files.deleteIfExists(sidecar(claimed));
             Files.deleteIfExists(legacyMarker(claimed));

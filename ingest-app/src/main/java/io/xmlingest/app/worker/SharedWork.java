@@ -7,6 +7,7 @@ import io.xmlingest.core.checkpoint.FileState;
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.ConfigException;
+import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.FileFailedException;
 import io.xmlingest.core.error.RetriableIngestException;
 import io.xmlingest.core.pipeline.FileIdentity;
@@ -23,6 +24,7 @@ import io.xmlingest.core.publish.KafkaClientSettings;
 import io.xmlingest.core.publish.KafkaTopics;
 import io.xmlingest.core.publish.MessageHeaders;
 import io.xmlingest.core.publish.TopicNames;
+import io.xmlingest.core.split.GzipInput;
 import io.xmlingest.core.split.Shard;
 import io.xmlingest.core.split.ShardPlanner;
 import io.xmlingest.core.split.StaxShardPlanner;
@@ -255,6 +257,12 @@ final class SharedWork implements AutoCloseable {
     private void take(Path claimed) {
         String fileId;
         try {
+            if (GzipInput.isGzip(claimed, claimed.getFileName().toString())) {
+                // Every worker of the group would need the plain copy, and cutting needs it first: not done here.
+                throw new FileFailedException("it is gzip-compressed, and compressed files are not cut into shards: "
+                        + "drop it inflated, or into the inbox of a worker with " + AppSettings.WORK_SHARDS.key() + "=0",
+                        ErrorLocation.ofFile(claimed.getFileName().toString()), AppSettings.WORK_SHARDS.key(), null);
+            }
             fileId = FileIdentity.sha256(claimed);
         } catch (FileFailedException e) {
             if (!Files.exists(claimed)) {

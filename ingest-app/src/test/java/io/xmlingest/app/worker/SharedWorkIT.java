@@ -129,6 +129,27 @@ class SharedWorkIT {
      * Every shard ended but nobody ended the file (the enders of the last two shards each missed
      * the other's commit, or the ender died): the next worker to look over sharded/ ends it, once.
      */
+    /** Cutting needs the plain file, and every worker of the group would need a copy of it: a sharing worker says so. */
+    @Test
+    void aGzipFileDroppedForSharingWorkersFailsNamingWorkShardsAndIsKept() throws Exception {
+        Path inbox = Files.createDirectories(dir.resolve("inbox-gz"));
+        Path gz = dir.resolve("g.xml.gz");
+        try (java.io.OutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(gz))) {
+            Files.copy(DatagenCommand.generate(dir.resolve("g.xml"), 100, 9, 0.0), out);
+        }
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "work.shards", "3");
+        try (WorkerHarness.Running w = h.start()) {
+            h.drop(gz, "g.xml.gz");
+            await("g.xml.gz in failed/", WAIT, () -> Files.exists(h.failed("g.xml.gz")));
+        }
+        assertThat(h.failed("g.xml.gz")).hasSameBinaryContentAs(gz);
+        JsonNode error = WorkerHarness.report(h.failed("g.xml.gz")).get("error");
+        assertThat(error.get("reason").asText()).isEqualTo("it is gzip-compressed, and compressed files are not cut into "
+                + "shards: drop it inflated, or into the inbox of a worker with work.shards=0");
+        assertThat(error.get("setting").asText()).isEqualTo("work.shards");
+        assertThat(h.records()).isEmpty();
+    }
+
     @Test
     void aFileWhoseShardsAllEndedButWasNotEndedIsEndedByTheNextWorkerToLook() throws Exception {
         Path inbox = Files.createDirectories(dir.resolve("inbox"));

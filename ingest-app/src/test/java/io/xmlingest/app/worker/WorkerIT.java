@@ -286,6 +286,47 @@ class WorkerIT {
         assertThat(records).hasSize(20_000);
     }
 
+    /**
+     * A gzip-compressed file is read from a plain copy made beside it in processing/: a stop mid-file
+     * resumes in that copy, every record is published once, and the file ends in done/ as dropped,
+     * its copy deleted.
+     */
+    @Test
+    void aGzipFileIsIngestedOnceAcrossAStopAndEndsInDoneAsDropped() throws Exception {
+        Path plain = DatagenCommand.generate(data.resolve("persons-20k-gz.xml"), 20_000, 13, 0.0);
+        Path gz = data.resolve("persons-20k.xml.gz");
+        try (java.io.OutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(gz))) {
+            Files.copy(plain, out);
+        }
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "page.max.records", "50",
+                "commit.interval.ms", "0");
+        Path processing = inbox.resolve("processing").resolve(h.settings.get("worker.id"));
+        Path copy = io.xmlingest.core.split.GzipInput.copyBeside(processing.resolve("persons.xml.gz"),
+                FileIdentity.sha256(gz));
+        try (WorkerHarness.Running w = h.start()) {
+            h.drop(gz, "persons.xml.gz");
+            await("some pages committed", WAIT, () -> w.worker().metrics().scrape()
+                    .matches("(?s).*xmlingest_records_total [1-9][0-9]{2,}.*"));
+        }
+        assertThat(h.done("persons.xml.gz")).doesNotExist();
+        assertThat(copy).hasSameBinaryContentAs(plain);
+        long firstRun = h.records().size();
+
+        try (WorkerHarness.Running w = h.start()) {
+            await("persons.xml.gz done", WAIT, () -> Files.exists(h.done("persons.xml.gz")));
+        }
+        List<ConsumerRecord<byte[], byte[]>> records = h.records();
+        assertThat(firstRun).isLessThan(20_000);
+        assertThat(indexes(records)).hasSize(20_000);
+        assertThat(records).hasSize(20_000);
+        assertThat(h.done("persons.xml.gz")).hasSameBinaryContentAs(gz);
+        JsonNode report = report(h.done("persons.xml.gz"));
+        assertThat(report.get("outcome").asText()).isEqualTo("completed");
+        assertThat(report.get("bytes").asLong()).isEqualTo(Files.size(gz));
+        assertThat(report.get("fileId").asText()).isEqualTo(FileIdentity.sha256(gz));
+        assertThat(WorkerHarness.list(processing)).isEmpty();
+    }
+
     @Test
     void aFileRewrittenInPlaceAfterAStopIsRefusedThoughItKeptItsSize() throws Exception {
         Path big = DatagenCommand.generate(data.resolve("persons-20k-rewritten.xml"), 20_000, 7, 0.0);

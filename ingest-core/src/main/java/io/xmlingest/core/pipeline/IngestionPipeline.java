@@ -5,6 +5,7 @@ import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.FileFailedException;
 import io.xmlingest.core.error.IngestException;
+import io.xmlingest.core.error.IoProblems;
 import io.xmlingest.core.error.RecordRejectedException;
 import io.xmlingest.core.page.Page;
 import io.xmlingest.core.page.PageAssembler;
@@ -12,6 +13,7 @@ import io.xmlingest.core.page.PagePolicy;
 import io.xmlingest.core.publish.PagePublisher;
 import io.xmlingest.core.publish.PartlyPublished;
 import io.xmlingest.core.split.DoctypePolicy;
+import io.xmlingest.core.split.GzipInput;
 import io.xmlingest.core.split.RecordSplitter;
 import io.xmlingest.core.split.SplitPosition;
 import io.xmlingest.core.split.RecordElements;
@@ -37,6 +39,7 @@ public final class IngestionPipeline {
     private final PagePolicy pagePolicy;
     private final int maxPagesInFlight;
     private final int maxRejected;
+    private final long gzipMaxBytes;
     private final ConvertedRecords.Plan conversion;
     private final PagePublisher publisher;
     private final IngestListener listener;
@@ -47,6 +50,7 @@ public final class IngestionPipeline {
         this.pagePolicy = new PagePolicy(config.get(IngestSettings.PAGE_MAX_RECORDS), config.get(IngestSettings.PAGE_MAX_BYTES));
         this.maxPagesInFlight = config.get(IngestSettings.PUBLISH_MAX_PAGES_IN_FLIGHT);
         this.maxRejected = config.get(IngestSettings.RECORD_MAX_REJECTED);
+        this.gzipMaxBytes = config.get(IngestSettings.GZIP_MAX_BYTES);
         this.conversion = ConvertedRecords.Plan.of(config, model);
         this.publisher = publisher;
         this.listener = listener;
@@ -86,10 +90,49 @@ public final class IngestionPipeline {
         String name = file.toString();
         long fileBytes = size(file);
         String fileId = FileIdentity.sha256(file);
+        if (GzipInput.isGzip(file, name)) {
+            Path copy = inflatedCopy(file, name);
+            try {
+                return ingest(copy, name, fileId, fileBytes, started);
+            } finally {
+                try {
+                    Files.deleteIfExists(copy);
+                } catch (IOException e) {
+                    // in java.io.tmpdir, where what is left is the system's to clear
+                }
+            }
+        }
+        return ingest(file, name, fileId, fileBytes, started);
+    }
+
+    /** A gzip-compressed file's plain copy, in java.io.tmpdir; inflating it counts in the identify phase. */
+    private Path inflatedCopy(Path file, String name) {
+        Path copy;
+        try {
+            copy = Files.createTempFile("xmlingest-", "-" + file.getFileName() + ".xml");
+        } catch (IOException e) {
+            throw new FileFailedException("cannot make the gzip-compressed file's inflated copy in "
+                    + System.getProperty("java.io.tmpdir") + " (java.io.tmpdir): " + IoProblems.why(e),
+                    ErrorLocation.ofFile(name), null, e);
+        }
+        try {
+            GzipInput.inflate(file, name, copy, gzipMaxBytes);
+            return copy;
+        } catch (RuntimeException e) {
+            try {
+                Files.deleteIfExists(copy);
+            } catch (IOException ignored) {
+                e.addSuppressed(ignored);
+            }
+            throw e;
+        }
+    }
+
+    private FileSummary ingest(Path file, String name, String fileId, long fileBytes, long started) {
         long identified = System.nanoTime();
         Run run = new Run(name, fileId, fileBytes);
         // Closed in reverse: the reader stops before the file it reads is closed.
-        try (RecordSplitter splitter = StaxRecordSplitter.open(file, file.toString(), recordElement, limits);
+        try (RecordSplitter splitter = StaxRecordSplitter.open(file, name, recordElement, limits);
              ConvertedRecords records = conversion.start(splitter, name, fileId, 0)) {
             run.records = records;
             ConvertedRecords.Converted converted;

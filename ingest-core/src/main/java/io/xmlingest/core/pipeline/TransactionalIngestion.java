@@ -16,11 +16,15 @@ import io.xmlingest.core.publish.TopicNames;
 import io.xmlingest.core.publish.TransactionalPublisher;
 import io.xmlingest.core.split.RawRecord;
 import io.xmlingest.core.split.RecordSplitter;
+import io.xmlingest.core.split.GzipInput;
 import io.xmlingest.core.split.ResumePoint;
 import io.xmlingest.core.split.SplitPosition;
 import io.xmlingest.core.split.RecordElements;
 import io.xmlingest.core.split.StaxRecordSplitter;
 import io.xmlingest.core.split.XmlLimits;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -43,6 +47,7 @@ public final class TransactionalIngestion {
     private final int maxRejected;
     private final long commitIntervalNanos;
     private final long maxRawBytes;
+    private final long gzipMaxBytes;
     private final ConvertedRecords.Plan conversion;
     private final TopicNames topics;
     private final String worker;
@@ -56,6 +61,7 @@ public final class TransactionalIngestion {
         this.commitIntervalNanos = config.get(IngestSettings.COMMIT_INTERVAL_MS) * 1_000_000L;
         long maxRequest = config.get(IngestSettings.MAX_REQUEST_SIZE);
         this.maxRawBytes = maxRawBytes(maxRequest);
+        this.gzipMaxBytes = config.get(IngestSettings.GZIP_MAX_BYTES);
         this.conversion = ConvertedRecords.Plan.of(config, model);
         this.worker = worker;
     }
@@ -157,6 +163,8 @@ public final class TransactionalIngestion {
         long pendingDeadLetters;
         long publish;
         long spentScan;
+        /** The size of what is read: the file's, or its inflated copy's; progress is measured against it. */
+        long inputBytes;
         long spentPublish;
         long spentBind;
         long spentSerialize;
@@ -170,6 +178,7 @@ public final class TransactionalIngestion {
                     : new Checkpoint(job.fileId(), job.name(), FileState.IN_PROGRESS,
                             job.shard() == null ? 0 : job.shard().firstRecordIndex(), null, 0, 0, 0, null, job.shardIndex());
             this.handled = last.nextRecordIndex();
+            this.inputBytes = job.bytes();
             this.startedCommitted = job.from() != null;
             this.resumedAwaitingFirstCommit = job.from() != null;
             this.pages = new PageAssembler(job.name(), job.fileId(), pagePolicy, last.pages());
@@ -250,18 +259,40 @@ public final class TransactionalIngestion {
                 at = Positions.resumePoint(from.resume());
             }
             long next = last.nextRecordIndex();
+            Path input = readable();
             StaxRecordSplitter splitter;
             if (at == null) {
-                splitter = StaxRecordSplitter.open(job.path(), job.name(), recordElement, limits);
+                splitter = StaxRecordSplitter.open(input, job.name(), recordElement, limits);
                 // Without a position to seek to, the records already published are scanned past, never bound.
                 splitter.skip(next);
             } else {
-                splitter = StaxRecordSplitter.resume(job.path(), job.name(), recordElement, limits, at, next);
+                splitter = StaxRecordSplitter.resume(input, job.name(), recordElement, limits, at, next);
             }
             if (job.shard() != null) {
                 splitter.stopBefore(job.shard().endRecordIndex());
             }
             return splitter;
+        }
+
+        /**
+         * The file, or a gzip-compressed file's plain copy beside it ({@link GzipInput#copyBeside}),
+         * made once: a restart finds it whole and resumes in it; whoever moves the file on deletes it.
+         * Shards are never compressed: a file is cut only once it is plain.
+         */
+        private Path readable() {
+            if (job.shard() != null || !GzipInput.isGzip(job.path(), job.name())) {
+                return job.path();
+            }
+            Path copy = GzipInput.copyBeside(job.path(), job.fileId());
+            if (!Files.isRegularFile(copy)) {
+                GzipInput.inflate(job.path(), job.name(), copy, gzipMaxBytes);
+            }
+            try {
+                inputBytes = Files.size(copy);
+            } catch (IOException e) {
+                throw FileFailedException.unreadable(job.name(), e);
+            }
+            return copy;
         }
 
         /**
@@ -336,7 +367,7 @@ public final class TransactionalIngestion {
             startedCommitted = true;
             pendingDeadLetters = 0;
             last = checkpoint;
-            listener.committed(checkpoint, bytesRead(), job.bytes(), spentSinceLast());
+            listener.committed(checkpoint, bytesRead(), inputBytes, spentSinceLast());
         }
 
         /**

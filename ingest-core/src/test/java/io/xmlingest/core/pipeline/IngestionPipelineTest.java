@@ -55,6 +55,36 @@ class IngestionPipelineTest {
     }
 
     @Test
+    void aGzipFileIsIngestedAsItsPlainContentAndItsTemporaryCopyDeleted() throws Exception {
+        StringBuilder records = new StringBuilder();
+        for (long i = 1; i <= 10; i++) {
+            records.append(person(i));
+        }
+        Path plain = file("plain.xml", records.toString());
+        java.io.ByteArrayOutputStream compressed = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream gz = new java.util.zip.GZIPOutputStream(compressed)) {
+            gz.write(Files.readAllBytes(plain));
+        }
+        String unique = "gz-" + java.util.UUID.randomUUID() + ".xml.gz";
+        Path gz = Files.write(dir.resolve(unique), compressed.toByteArray());
+        InMemoryPagePublisher fromPlain = new InMemoryPagePublisher();
+        InMemoryPagePublisher fromGzip = new InMemoryPagePublisher();
+
+        IngestionPipeline.create(config(), fromPlain, IngestListener.NONE).ingest(plain);
+        FileSummary s = IngestionPipeline.create(config(), fromGzip, IngestListener.NONE).ingest(gz);
+
+        assertThat(s.records()).isEqualTo(10);
+        assertThat(s.fileId()).isEqualTo(FileIdentity.sha256(gz));
+        assertThat(s.fileBytes()).isEqualTo(Files.size(gz));
+        assertThat(published(fromGzip)).extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
+                .containsExactlyElementsOf(published(fromPlain).stream()
+                        .map(r -> new String(r.value(), StandardCharsets.UTF_8)).toList());
+        try (java.util.stream.Stream<Path> left = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            assertThat(left.map(p -> p.getFileName().toString())).noneMatch(n -> n.contains(unique));
+        }
+    }
+
+    @Test
     void publishesEveryRecordInPagesKeyedById() throws Exception {
         StringBuilder records = new StringBuilder();
         for (long i = 1; i <= 10; i++) {

@@ -13,15 +13,19 @@ import io.xmlingest.core.page.OutgoingRecord;
 import io.xmlingest.core.publish.Envelope;
 import io.xmlingest.core.publish.InMemoryTransactionalPublisher;
 import io.xmlingest.core.publish.TopicNames;
+import io.xmlingest.core.split.GzipInput;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -198,7 +202,11 @@ class TransactionalIngestionTest {
     }
 
     private void crashRepeatedly(IngestConfig config) throws Exception {
-        Path f = file("crashy.xml", records(300));
+        crashRepeatedly(config, file("crashy.xml", records(300)));
+    }
+
+    /** {@code f} holds {@link #records} of 300. */
+    private void crashRepeatedly(IngestConfig config, Path f) throws Exception {
         Random random = new Random(7);
         List<OutgoingRecord> records = new ArrayList<>();
         List<Envelope> deadLetters = new ArrayList<>();
@@ -242,6 +250,82 @@ class TransactionalIngestionTest {
         records.addAll(p.records());
         dlq.addAll(p.envelopes("t.dlq"));
         events.addAll(events(p));
+    }
+
+    private static byte[] gzip(byte[] plain) throws Exception {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
+            gz.write(plain);
+        }
+        return out.toByteArray();
+    }
+
+    @Test
+    void aGzipFileIsReadFromItsPlainCopyAndResumedInItAcrossCrashes() throws Exception {
+        byte[] plain = Files.readAllBytes(file("crashy.xml", records(300)));
+        Path gz = Files.write(dir.resolve("crashy.xml.gz"), gzip(plain));
+
+        crashRepeatedly(config("page.max.records", "7"), gz);
+
+        // Left beside the file for whoever moves it on (the worker's inbox deletes it then).
+        assertThat(Files.readAllBytes(GzipInput.copyBeside(gz, FileIdentity.sha256(gz)))).isEqualTo(plain);
+    }
+
+    @Test
+    void aGzipFileStoppedMidwayResumesInTheCopyItMadeWithoutInflatingAgain() throws Exception {
+        byte[] plain = Files.readAllBytes(file("resumed.xml", records(40)));
+        Path gz = Files.write(dir.resolve("resumed.xml.gz"), gzip(plain));
+        InMemoryTransactionalPublisher first = new InMemoryTransactionalPublisher();
+        FileOutcome stopped = ingestion(config("page.max.records", "10"))
+                .ingest(job(gz, null), first, IngestListener.NONE, () -> true);
+        assertThat(stopped.ending()).isEqualTo(FileOutcome.Ending.STOPPED);
+        Path copy = GzipInput.copyBeside(gz, FileIdentity.sha256(gz));
+        FileTime marked = FileTime.fromMillis(0);
+        Files.setLastModifiedTime(copy, marked);
+
+        InMemoryTransactionalPublisher second = new InMemoryTransactionalPublisher();
+        List<Long> progressAgainst = new ArrayList<>();
+        IngestListener progress = new IngestListener() {
+            @Override
+            public void committed(Checkpoint checkpoint, long bytesRead, long fileBytes, PhaseTimes spent) {
+                progressAgainst.add(fileBytes);
+            }
+        };
+        FileOutcome done = ingestion(config("page.max.records", "10"))
+                .ingest(job(gz, stopped.checkpoint()), second, progress, () -> false);
+
+        assertThat(done.ending()).isEqualTo(FileOutcome.Ending.COMPLETED);
+        assertThat(Files.getLastModifiedTime(copy)).as("the copy is not written again").isEqualTo(marked);
+        List<Long> indexes = new ArrayList<>();
+        first.records().forEach(r -> indexes.add(r.index()));
+        second.records().forEach(r -> indexes.add(r.index()));
+        assertThat(indexes).hasSize(34).doesNotHaveDuplicates(); // 40 less the 6 dead letters
+        // A dead letter's raw record is read back from the copy, at its byte offset there.
+        String dead = new String(second.envelopes("t.dlq").get(0).value(), StandardCharsets.UTF_8);
+        long offset = Long.parseLong(dead.replaceAll("^.*\"byteOffset\":(\\d+).*$", "$1"));
+        assertThat(new String(plain, StandardCharsets.UTF_8).substring((int) offset)).startsWith("<person id=\"10");
+        assertThat(dead).contains("\"rawXml\":\"<person id=\\\"10");
+        // The status events give the size of the file as dropped; progress is measured against the copy.
+        String completed = new String(second.envelopes("t.status").get(0).value(), StandardCharsets.UTF_8);
+        assertThat(completed).contains("\"event\":\"completed\"", "\"bytes\":" + Files.size(gz));
+        assertThat(progressAgainst).isNotEmpty().containsOnly((long) plain.length);
+    }
+
+    @Test
+    void aGzipFileCutShortFailsWithStartedAndFailedEventsAndPublishesNothing() throws Exception {
+        byte[] whole = gzip(Files.readAllBytes(file("cut.xml", records(2000))));
+        Path gz = Files.write(dir.resolve("cut.xml.gz"), Arrays.copyOf(whole, whole.length / 2));
+        InMemoryTransactionalPublisher publisher = new InMemoryTransactionalPublisher();
+
+        FileOutcome out = ingestion(config()).ingest(job(gz, null), publisher, IngestListener.NONE, () -> false);
+
+        assertThat(out.ending()).isEqualTo(FileOutcome.Ending.FAILED);
+        assertThat(out.failure().getMessage()).startsWith("not a whole gzip file: it ends inside a compressed block")
+                .endsWith("[file cut.xml.gz]");
+        assertThat(publisher.records()).isEmpty();
+        assertThat(events(publisher)).containsExactly("started", "failed");
+        assertThat(lastCheckpoint(publisher).state()).isEqualTo(FileState.FAILED);
+        assertThat(GzipInput.copyBeside(gz, FileIdentity.sha256(gz))).doesNotExist();
     }
 
     @Test
