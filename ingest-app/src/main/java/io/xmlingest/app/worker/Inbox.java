@@ -361,10 +361,8 @@ final class Inbox {
             Path tmp = report.resolveSibling(report.getFileName() + "." + UUID.randomUUID() + ".tmp");
             Files.writeString(tmp, reportJson, StandardCharsets.UTF_8);
             Files.move(tmp, report, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            if (fileId != null) {
-                // Before the move: a crash between the two leaves a file that inflates again, not a copy of nothing.
-                Files.deleteIfExists(GzipInput.copyBeside(claimed, fileId));
-            }
+            // Before the move: a crash between the two leaves a file that inflates again, not a copy of nothing.
+            GzipInput.deleteCopies(claimed);
             Files.move(claimed, target, StandardCopyOption.ATOMIC_MOVE);
             Files.deleteIfExists(sidecar(claimed));
             Files.deleteIfExists(legacyMarker(claimed));

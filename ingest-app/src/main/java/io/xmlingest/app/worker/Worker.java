@@ -21,8 +21,6 @@ import io.xmlingest.core.pipeline.IngestionPipeline;
 import io.xmlingest.core.pipeline.KafkaSession;
 import io.xmlingest.core.pipeline.TransactionalIngestion;
 import io.xmlingest.core.publish.TopicNames;
-import io.xmlingest.core.split.GzipInput;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -434,7 +432,6 @@ public final class Worker implements Runnable {
                 // Whoever waits for the old content's completed event would otherwise wait for ever.
                 session.checkpoints().committed(ingestion.abandon(old, refused, session.publisher()), workerId);
             }
-            deleteQuietly(GzipInput.copyBeside(claimed, was)); // the old content's, if it was compressed
             // The report is of the file in hand, the new content, of which nothing was published.
             finishFailed(claimed, name, fileId, size, null, refused, null, "refused");
             return;
@@ -509,14 +506,6 @@ public final class Worker implements Runnable {
         inbox.toFailed(claimed, fileId, FileReport.of(label, name, fileId, size, c,
                 outcome == null ? 0 : outcome.nanos() / 1e9, e, null));
         metrics.end(label);
-    }
-
-    private static void deleteQuietly(Path file) {
-        try {
-            Files.deleteIfExists(file);
-        } catch (IOException e) {
-            LOG.warn("cannot delete {}: {}", file, e.toString());
-        }
     }
 
     private void pause(long millis) {

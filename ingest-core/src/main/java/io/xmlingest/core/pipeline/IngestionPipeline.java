@@ -115,8 +115,10 @@ public final class IngestionPipeline {
                     + System.getProperty("java.io.tmpdir") + " (java.io.tmpdir): " + IoProblems.why(e),
                     ErrorLocation.ofFile(name), null, e);
         }
+        // Deleted after the file, and at exit if Ctrl-C or SIGTERM ends the command first.
+        copy.toFile().deleteOnExit();
         try {
-            GzipInput.inflate(file, name, copy, gzipMaxBytes);
+            GzipInput.inflate(file, name, copy, gzipMaxBytes, () -> false);
             return copy;
         } catch (RuntimeException e) {
             try {
@@ -130,7 +132,8 @@ public final class IngestionPipeline {
 
     private FileSummary ingest(Path file, String name, String fileId, long fileBytes, long started) {
         long identified = System.nanoTime();
-        Run run = new Run(name, fileId, fileBytes);
+        // Progress is measured in what is read: for a gzip-compressed file, its inflated copy.
+        Run run = new Run(name, fileId, size(file));
         // Closed in reverse: the reader stops before the file it reads is closed.
         try (RecordSplitter splitter = StaxRecordSplitter.open(file, name, recordElement, limits);
              ConvertedRecords records = conversion.start(splitter, name, fileId, 0)) {
@@ -164,7 +167,8 @@ public final class IngestionPipeline {
     private final class Run {
         final String name;
         final String fileId;
-        final long fileBytes;
+        /** The size of what is read, which progress is measured against. */
+        final long readBytes;
         final PageAssembler pages;
         final ArrayDeque<CompletableFuture<Page>> inFlight = new ArrayDeque<>();
         ConvertedRecords records;
@@ -174,10 +178,10 @@ public final class IngestionPipeline {
         long messageBytes;
         long publish;
 
-        Run(String name, String fileId, long fileBytes) {
+        Run(String name, String fileId, long readBytes) {
             this.name = name;
             this.fileId = fileId;
-            this.fileBytes = fileBytes;
+            this.readBytes = readBytes;
             this.pages = new PageAssembler(name, fileId, pagePolicy);
         }
 
@@ -215,7 +219,7 @@ public final class IngestionPipeline {
                 recordCount += page.size();
                 pageCount++;
                 messageBytes += page.bytes();
-                listener.acknowledged(page, records == null ? -1 : records.bytesRead(), fileBytes);
+                listener.acknowledged(page, records == null ? -1 : records.bytesRead(), readBytes);
             }
             if (allowed == 0) {
                 publish += System.nanoTime() - t;
@@ -224,7 +228,7 @@ public final class IngestionPipeline {
 
         /** Without a transaction, the records Kafka took of a failed page are published: the listener counts them. */
         private void tookPart(PartlyPublished partly) {
-            partly.taken().ifPresent(p -> listener.acknowledged(p, records == null ? -1 : records.bytesRead(), fileBytes));
+            partly.taken().ifPresent(p -> listener.acknowledged(p, records == null ? -1 : records.bytesRead(), readBytes));
         }
 
         /** After a fault: waits for the pages in flight, and tells the listener of those Kafka took. */
@@ -232,7 +236,7 @@ public final class IngestionPipeline {
             while (!inFlight.isEmpty()) {
                 try {
                     Page page = inFlight.poll().get();
-                    listener.acknowledged(page, records == null ? -1 : records.bytesRead(), fileBytes);
+                    listener.acknowledged(page, records == null ? -1 : records.bytesRead(), readBytes);
                 } catch (ExecutionException e) {
                     // The first failure is the one reported; what Kafka took of a failed page counts all the same.
                     if (e.getCause() instanceof PartlyPublished partly) {

@@ -190,7 +190,10 @@ public final class TransactionalIngestion {
 
         FileOutcome run(BooleanSupplier stop) {
             try {
-                splitter = open();
+                splitter = open(stop);
+                if (splitter == null) {
+                    return outcome(FileOutcome.Ending.STOPPED, null); // asked to stop while inflating: nothing sent yet
+                }
                 records = conversion.start(splitter, job.name(), job.fileId(), maxRawBytes);
                 ConvertedRecords.Converted converted;
                 while ((converted = records.next()) != null) {
@@ -252,14 +255,18 @@ public final class TransactionalIngestion {
             return outcome(FileOutcome.Ending.FAILED, refused);
         }
 
-        private RecordSplitter open() {
+        /** The splitter, or null when asked to stop before it could begin. */
+        private RecordSplitter open(BooleanSupplier stop) {
             Checkpoint from = job.from();
             ResumePoint at = job.shard() == null ? null : job.shard().start();
             if (from != null && from.resume() != null) {
                 at = Positions.resumePoint(from.resume());
             }
             long next = last.nextRecordIndex();
-            Path input = readable();
+            Path input = readable(stop);
+            if (input == null) {
+                return null;
+            }
             StaxRecordSplitter splitter;
             if (at == null) {
                 splitter = StaxRecordSplitter.open(input, job.name(), recordElement, limits);
@@ -277,15 +284,16 @@ public final class TransactionalIngestion {
         /**
          * The file, or a gzip-compressed file's plain copy beside it ({@link GzipInput#copyBeside}),
          * made once: a restart finds it whole and resumes in it; whoever moves the file on deletes it.
-         * Shards are never compressed: a file is cut only once it is plain.
+         * Shards are never compressed: a file is cut only once it is plain. Null when asked to stop
+         * while inflating.
          */
-        private Path readable() {
+        private Path readable(BooleanSupplier stop) {
             if (job.shard() != null || !GzipInput.isGzip(job.path(), job.name())) {
                 return job.path();
             }
             Path copy = GzipInput.copyBeside(job.path(), job.fileId());
-            if (!Files.isRegularFile(copy)) {
-                GzipInput.inflate(job.path(), job.name(), copy, gzipMaxBytes);
+            if (!Files.isRegularFile(copy) && GzipInput.inflate(job.path(), job.name(), copy, gzipMaxBytes, stop) < 0) {
+                return null;
             }
             try {
                 inputBytes = Files.size(copy);

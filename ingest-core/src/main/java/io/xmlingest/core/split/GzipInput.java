@@ -4,16 +4,20 @@ import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.FileFailedException;
 import io.xmlingest.core.error.IoProblems;
-import java.io.BufferedInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.Locale;
-import java.util.zip.GZIPInputStream;
+import java.util.function.BooleanSupplier;
+import java.util.zip.CRC32;
+import java.util.zip.DataFormatException;
+import java.util.zip.Inflater;
 import java.util.zip.ZipException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,52 +48,77 @@ public final class GzipInput {
 
     /**
      * Where the worker keeps a compressed file's plain copy: beside it, hidden, and named for its
-     * content, so that a copy left behind by a crash is never taken for another content's.
+     * content, so that a copy left behind by a crash is never taken for another content's. A long
+     * name is cut, so the copy's name stays within the file system's limit where the file's did.
      */
     public static Path copyBeside(Path file, String fileId) {
-        return file.resolveSibling("." + file.getFileName() + "." + fileId.substring(0, Math.min(16, fileId.length()))
-                + ".inflated");
+        return file.resolveSibling(copyPrefix(file) + fileId.substring(0, Math.min(16, fileId.length())) + COPY);
     }
 
     /**
-     * Inflates {@code gz} into {@code copy}. It is written under a hidden part name beside it and
-     * renamed when whole, so a {@code copy} that exists is complete. Members written one after
-     * another (pigz, {@code cat a.gz b.gz}) are read as one stream.
+     * Deletes every copy beside {@code file}, and any part of one a crash left: whatever content
+     * they were made from, they are of no use once the file moves on.
+     */
+    public static void deleteCopies(Path file) throws IOException {
+        String prefix = copyPrefix(file);
+        Path dir = file.toAbsolutePath().getParent();
+        try (java.nio.file.DirectoryStream<Path> copies = Files.newDirectoryStream(dir,
+                p -> p.getFileName().toString().startsWith(prefix)
+                        && (p.getFileName().toString().endsWith(COPY) || p.getFileName().toString().endsWith(COPY + PART)))) {
+            for (Path copy : copies) {
+                Files.deleteIfExists(copy);
+            }
+        }
+    }
+
+    private static final String COPY = ".inflated";
+    private static final String PART = ".part";
+
+    private static String copyPrefix(Path file) {
+        String name = file.getFileName().toString();
+        return "." + name.substring(0, Math.min(name.length(), 100)) + ".";
+    }
+
+    /**
+     * Inflates {@code gz} into {@code copy}. It is written under a part name beside it, forced to
+     * disk and renamed when whole, so a {@code copy} that exists is complete. Members written one
+     * after another (pigz, {@code cat a.gz b.gz}) are one stream; anything else after a member
+     * fails the file, where the JDK's reader would stop there without a word.
      *
      * @param maxBytes the most the copy may hold ({@code file.gzip.max.bytes})
-     * @return the copy's size in bytes
+     * @param stop     asked between buffers: a worker told to stop does not finish a long inflation first
+     * @return the copy's size in bytes, or -1 when stopped (no copy is left then)
      */
-    public static long inflate(Path gz, String name, Path copy, long maxBytes) {
-        Path part = copy.resolveSibling("." + copy.getFileName() + ".part");
+    public static long inflate(Path gz, String name, Path copy, long maxBytes, BooleanSupplier stop) {
+        Path part = copy.resolveSibling(copy.getFileName() + PART);
         long t0 = System.nanoTime();
+        long size = size(gz, name);
+        LOG.info("inflating {} ({} bytes) to a plain copy", name, size);
+        Members in = null;
         long written = 0;
-        CountingInputStream compressed = null;
-        try (InputStream file = Files.newInputStream(gz)) {
-            // The compressed bytes taken so far, for an error's position (to within the inflater's read-ahead).
-            compressed = new CountingInputStream(new BufferedInputStream(file, BUFFER));
-            try (GZIPInputStream in = new GZIPInputStream(compressed, BUFFER); OutputStream out = output(part, name)) {
-                byte[] buffer = new byte[BUFFER];
-                for (int n; (n = in.read(buffer)) > 0; ) {
-                    written += n;
-                    if (written > maxBytes) {
-                        throw new FileFailedException("the gzip-compressed file inflates to more than " + maxBytes
-                                + " bytes (stopped at compressed byte "
-                                + compressed.count() + " of " + Files.size(gz) + ")", ErrorLocation.ofFile(name),
-                                IngestSettings.GZIP_MAX_BYTES.key(), null);
-                    }
-                    write(out, buffer, n, part, name);
+        try (InputStream file = Files.newInputStream(gz); FileChannel out = output(part, name)) {
+            in = new Members(file);
+            byte[] buffer = new byte[BUFFER];
+            for (int n; (n = in.read(buffer, 0, buffer.length)) > 0; ) {
+                written += n;
+                if (written > maxBytes) {
+                    throw new FileFailedException("the gzip-compressed file inflates to more than " + maxBytes
+                            + " bytes (stopped at compressed byte " + in.consumed + " of " + size + ")",
+                            ErrorLocation.ofFile(name), IngestSettings.GZIP_MAX_BYTES.key(), null);
+                }
+                write(out, buffer, n, part, name);
+                if (stop.getAsBoolean()) {
+                    LOG.info("stopped inflating {} on request, after {} bytes", name, written);
+                    out.close();
+                    deleteQuietly(part);
+                    return -1;
                 }
             }
-            Files.move(part, copy, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            LOG.info("inflated {} ({} bytes) to {} bytes in {} s", name, Files.size(gz), written,
-                    String.format(Locale.ROOT, "%.1f", (System.nanoTime() - t0) / 1e9));
-            return written;
+            force(out, part, name);
         } catch (ZipException | EOFException e) {
             deleteQuietly(part);
-            // EOFException: the stream ends inside a member (a file cut short in transfer).
-            throw new FileFailedException("not a whole gzip file: " + (e instanceof EOFException
-                    ? "it ends inside a compressed block" : e.getMessage()) + " (at compressed byte "
-                    + (compressed == null ? 0 : compressed.count()) + ", after " + written + " inflated bytes)",
+            throw new FileFailedException("not a whole gzip file: " + e.getMessage() + " (at compressed byte "
+                    + (in == null ? 0 : in.consumed) + " of " + size + ", after " + written + " inflated bytes)",
                     ErrorLocation.ofFile(name), null, e);
         } catch (CopyNotWritten e) {
             deleteQuietly(part);
@@ -100,20 +129,54 @@ public final class GzipInput {
         } catch (RuntimeException e) {
             deleteQuietly(part);
             throw e;
+        } finally {
+            if (in != null) {
+                in.close(); // the inflater's native memory
+            }
+        }
+        try {
+            Files.move(part, copy, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            deleteQuietly(part);
+            throw new CopyNotWritten(part, name, e).failure;
+        }
+        LOG.info("inflated {} ({} bytes) to {} bytes in {} s", name, size, written,
+                String.format(Locale.ROOT, "%.1f", (System.nanoTime() - t0) / 1e9));
+        return written;
+    }
+
+    private static long size(Path gz, String name) {
+        try {
+            return Files.size(gz);
+        } catch (IOException e) {
+            throw FileFailedException.unreadable(name, e);
         }
     }
 
-    private static OutputStream output(Path part, String name) throws CopyNotWritten {
+    private static FileChannel output(Path part, String name) throws CopyNotWritten {
         try {
-            return Files.newOutputStream(part);
+            return FileChannel.open(part, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                    StandardOpenOption.WRITE);
         } catch (IOException e) {
             throw new CopyNotWritten(part, name, e);
         }
     }
 
-    private static void write(OutputStream out, byte[] buffer, int n, Path part, String name) throws CopyNotWritten {
+    private static void write(FileChannel out, byte[] buffer, int n, Path part, String name) throws CopyNotWritten {
         try {
-            out.write(buffer, 0, n);
+            ByteBuffer bytes = ByteBuffer.wrap(buffer, 0, n);
+            while (bytes.hasRemaining()) {
+                out.write(bytes);
+            }
+        } catch (IOException e) {
+            throw new CopyNotWritten(part, name, e);
+        }
+    }
+
+    /** On disk before the rename: after a power loss, a copy that is there must not be one whose data is not. */
+    private static void force(FileChannel out, Path part, String name) throws CopyNotWritten {
+        try {
+            out.force(true);
         } catch (IOException e) {
             throw new CopyNotWritten(part, name, e);
         }
@@ -124,6 +187,175 @@ public final class GzipInput {
             Files.deleteIfExists(part);
         } catch (IOException e) {
             // a part file is never read: the next inflation writes it afresh
+        }
+    }
+
+    /**
+     * Gzip members one after another, read strictly (RFC 1952): after each member's trailer, whose
+     * CRC and size are checked, comes another member or the end of the file. The JDK's Inflater
+     * does the inflating; this reads the framing and counts the compressed bytes used.
+     */
+    private static final class Members extends InputStream {
+        private final InputStream in;
+        private final byte[] buf = new byte[BUFFER];
+        private final Inflater inflater = new Inflater(true);
+        private final CRC32 crc = new CRC32();
+        private int pos;
+        private int limit;
+        /** Compressed bytes used so far: where in the file a fault lies. */
+        long consumed;
+        private long memberBytes;
+        private int members;
+        private boolean inMember;
+        private boolean ended;
+
+        Members(InputStream in) {
+            this.in = in;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (len == 0) {
+                return 0;
+            }
+            while (!ended) {
+                if (!inMember) {
+                    if (!startMember()) {
+                        ended = true;
+                        break;
+                    }
+                    continue;
+                }
+                int n;
+                try {
+                    n = inflater.inflate(b, off, len);
+                } catch (DataFormatException e) {
+                    throw new ZipException("member " + members + " is damaged: " + e.getMessage());
+                }
+                if (n > 0) {
+                    crc.update(b, off, n);
+                    memberBytes += n;
+                    return n;
+                }
+                if (inflater.finished()) {
+                    // What the inflater was given past the member's end is its trailer, and maybe the next member.
+                    int unused = inflater.getRemaining();
+                    pos -= unused;
+                    consumed -= unused;
+                    endMember();
+                } else if (inflater.needsDictionary()) {
+                    throw new ZipException("member " + members + " needs a preset dictionary, which gzip has not");
+                } else if (inflater.needsInput()) {
+                    if (pos == limit && !fill()) {
+                        throw new EOFException("it ends inside member " + members + "'s compressed data");
+                    }
+                    inflater.setInput(buf, pos, limit - pos);
+                    consumed += limit - pos;
+                    pos = limit;
+                }
+            }
+            return -1;
+        }
+
+        @Override
+        public void close() {
+            inflater.end();
+        }
+
+        private boolean fill() throws IOException {
+            int n = in.read(buf, 0, buf.length);
+            if (n <= 0) {
+                return false;
+            }
+            pos = 0;
+            limit = n;
+            return true;
+        }
+
+        private int next() throws IOException {
+            if (pos == limit && !fill()) {
+                return -1;
+            }
+            consumed++;
+            return buf[pos++] & 0xff;
+        }
+
+        private int need(String where) throws IOException {
+            int b = next();
+            if (b < 0) {
+                throw new EOFException("it ends inside member " + members + "'s " + where);
+            }
+            return b;
+        }
+
+        private boolean startMember() throws IOException {
+            int first = next();
+            if (first < 0) {
+                if (members == 0) {
+                    throw new ZipException("the file is empty");
+                }
+                return false;
+            }
+            int second = next();
+            if (first != 0x1f || second != 0x8b) {
+                throw new ZipException(members == 0 ? "it does not begin as gzip does"
+                        : "what follows member " + members + " is not another gzip member");
+            }
+            members++;
+            if (need("header") != 8) {
+                throw new ZipException("member " + members + " is not deflate-compressed");
+            }
+            int flags = need("header");
+            for (int i = 0; i < 6; i++) {
+                need("header"); // modification time, extra flags, operating system
+            }
+            if ((flags & 4) != 0) {
+                int extra = need("header") | need("header") << 8;
+                for (int i = 0; i < extra; i++) {
+                    need("header");
+                }
+            }
+            if ((flags & 8) != 0) {
+                while (need("header") != 0) {
+                    // the original file name
+                }
+            }
+            if ((flags & 16) != 0) {
+                while (need("header") != 0) {
+                    // a comment
+                }
+            }
+            if ((flags & 2) != 0) {
+                need("header");
+                need("header");
+            }
+            inflater.reset();
+            crc.reset();
+            memberBytes = 0;
+            inMember = true;
+            return true;
+        }
+
+        private void endMember() throws IOException {
+            long crcValue = littleEndian32("trailer");
+            long size = littleEndian32("trailer");
+            if (crcValue != crc.getValue()) {
+                throw new ZipException("member " + members + " is corrupt: its CRC does not match its data");
+            }
+            if (size != (memberBytes & 0xffffffffL)) {
+                throw new ZipException("member " + members + " is corrupt: its size does not match its data");
+            }
+            inMember = false;
+        }
+
+        private long littleEndian32(String where) throws IOException {
+            return need(where) | need(where) << 8 | need(where) << 16 | (long) need(where) << 24;
         }
     }
 

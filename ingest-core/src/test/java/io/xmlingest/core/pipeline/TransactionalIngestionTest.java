@@ -276,10 +276,12 @@ class TransactionalIngestionTest {
         byte[] plain = Files.readAllBytes(file("resumed.xml", records(40)));
         Path gz = Files.write(dir.resolve("resumed.xml.gz"), gzip(plain));
         InMemoryTransactionalPublisher first = new InMemoryTransactionalPublisher();
-        FileOutcome stopped = ingestion(config("page.max.records", "10"))
-                .ingest(job(gz, null), first, IngestListener.NONE, () -> true);
-        assertThat(stopped.ending()).isEqualTo(FileOutcome.Ending.STOPPED);
         Path copy = GzipInput.copyBeside(gz, FileIdentity.sha256(gz));
+        // Asked to stop once the copy is made: at the first commit.
+        FileOutcome stopped = ingestion(config("page.max.records", "10"))
+                .ingest(job(gz, null), first, IngestListener.NONE, () -> Files.exists(copy));
+        assertThat(stopped.ending()).isEqualTo(FileOutcome.Ending.STOPPED);
+        assertThat(first.records()).isNotEmpty();
         FileTime marked = FileTime.fromMillis(0);
         Files.setLastModifiedTime(copy, marked);
 
@@ -312,6 +314,23 @@ class TransactionalIngestionTest {
     }
 
     @Test
+    void aStopWhileInflatingPublishesNothingAndTheNextRunInflatesAgain() throws Exception {
+        Path gz = Files.write(dir.resolve("early.xml.gz"), gzip(Files.readAllBytes(file("early.xml", records(2000)))));
+        InMemoryTransactionalPublisher first = new InMemoryTransactionalPublisher();
+
+        FileOutcome stopped = ingestion(config()).ingest(job(gz, null), first, IngestListener.NONE, () -> true);
+
+        assertThat(stopped.ending()).isEqualTo(FileOutcome.Ending.STOPPED);
+        assertThat(first.commits()).isZero();
+        assertThat(GzipInput.copyBeside(gz, FileIdentity.sha256(gz))).doesNotExist();
+        InMemoryTransactionalPublisher second = new InMemoryTransactionalPublisher();
+        FileOutcome done = ingestion(config()).ingest(job(gz, null), second, IngestListener.NONE, () -> false);
+        assertThat(done.ending()).isEqualTo(FileOutcome.Ending.COMPLETED);
+        assertThat(second.records()).hasSize(2000 - 286); // every 7th from the 4th is a dead letter
+        assertThat(events(second)).containsExactly("started", "completed");
+    }
+
+    @Test
     void aGzipFileCutShortFailsWithStartedAndFailedEventsAndPublishesNothing() throws Exception {
         byte[] whole = gzip(Files.readAllBytes(file("cut.xml", records(2000))));
         Path gz = Files.write(dir.resolve("cut.xml.gz"), Arrays.copyOf(whole, whole.length / 2));
@@ -320,7 +339,7 @@ class TransactionalIngestionTest {
         FileOutcome out = ingestion(config()).ingest(job(gz, null), publisher, IngestListener.NONE, () -> false);
 
         assertThat(out.ending()).isEqualTo(FileOutcome.Ending.FAILED);
-        assertThat(out.failure().getMessage()).startsWith("not a whole gzip file: it ends inside a compressed block")
+        assertThat(out.failure().getMessage()).startsWith("not a whole gzip file: it ends inside member 1's compressed data")
                 .endsWith("[file cut.xml.gz]");
         assertThat(publisher.records()).isEmpty();
         assertThat(events(publisher)).containsExactly("started", "failed");

@@ -57,7 +57,7 @@ class GzipInputTest {
         Path gz = Files.write(dir.resolve("items.xml.gz"), both);
         Path copy = GzipInput.copyBeside(gz, "0123456789abcdef0123");
 
-        long bytes = GzipInput.inflate(gz, "items.xml.gz", copy, 1L << 20);
+        long bytes = GzipInput.inflate(gz, "items.xml.gz", copy, 1L << 20, () -> false);
 
         assertThat(copy.getFileName().toString()).isEqualTo(".items.xml.gz.0123456789abcdef.inflated");
         assertThat(Files.readAllBytes(copy)).isEqualTo(concat(first, second));
@@ -71,10 +71,10 @@ class GzipInputTest {
         Path gz = Files.write(dir.resolve("cut.xml.gz"), Arrays.copyOf(whole, whole.length / 2));
         Path copy = GzipInput.copyBeside(gz, "feedfacefeedface");
 
-        assertThatThrownBy(() -> GzipInput.inflate(gz, "cut.xml.gz", copy, 1L << 30))
+        assertThatThrownBy(() -> GzipInput.inflate(gz, "cut.xml.gz", copy, 1L << 30, () -> false))
                 .isInstanceOf(FileFailedException.class)
-                .hasMessageStartingWith("not a whole gzip file: it ends inside a compressed block (at compressed byte "
-                        + whole.length / 2 + ", after ")
+                .hasMessageStartingWith("not a whole gzip file: it ends inside member 1's compressed data (at compressed "
+                        + "byte " + whole.length / 2 + " of " + whole.length / 2 + ", after ")
                 .hasMessageEndingWith(" inflated bytes) [file cut.xml.gz]");
         assertThat(listing()).containsExactly("cut.xml.gz");
     }
@@ -85,10 +85,11 @@ class GzipInputTest {
         whole[whole.length - 6] ^= 0x55; // inside the trailer's CRC
         Path gz = Files.write(dir.resolve("damaged.xml.gz"), whole);
 
-        assertThatThrownBy(() -> GzipInput.inflate(gz, "damaged.xml.gz", GzipInput.copyBeside(gz, "ab"), 1L << 30))
+        assertThatThrownBy(() -> GzipInput.inflate(gz, "damaged.xml.gz", GzipInput.copyBeside(gz, "ab"), 1L << 30, () -> false))
                 .isInstanceOf(FileFailedException.class)
-                .hasMessageStartingWith("not a whole gzip file: Corrupt GZIP trailer (at compressed byte ")
-                .hasMessageEndingWith("[file damaged.xml.gz]");
+                .hasMessage("not a whole gzip file: member 1 is corrupt: its CRC does not match its data (at compressed "
+                        + "byte " + whole.length + " of " + whole.length + ", after " + xml(200).length
+                        + " inflated bytes) [file damaged.xml.gz]");
         assertThat(listing()).containsExactly("damaged.xml.gz");
     }
 
@@ -97,12 +98,96 @@ class GzipInputTest {
         // 4 MiB of one byte repeated inflates from about 4 KiB: the shape of a decompression bomb.
         Path gz = Files.write(dir.resolve("bomb.xml.gz"), gzip(new byte[4 << 20]));
 
-        assertThatThrownBy(() -> GzipInput.inflate(gz, "bomb.xml.gz", GzipInput.copyBeside(gz, "cd"), 1L << 20))
+        assertThatThrownBy(() -> GzipInput.inflate(gz, "bomb.xml.gz", GzipInput.copyBeside(gz, "cd"), 1L << 20, () -> false))
                 .isInstanceOf(FileFailedException.class)
                 .hasMessageStartingWith("the gzip-compressed file inflates to more than 1048576 bytes (stopped at "
                         + "compressed byte ")
                 .hasMessageEndingWith("[file bomb.xml.gz] (setting: file.gzip.max.bytes)");
         assertThat(listing()).containsExactly("bomb.xml.gz");
+    }
+
+    @Test
+    void whatFollowsAMemberMustBeAnotherMemberOrNothing() throws Exception {
+        // The JDK's GZIPInputStream ends the stream at such bytes without a word: the rest of the file would be lost.
+        byte[] first = gzip(xml(100));
+        for (byte[] after : java.util.List.of("junk after the member".getBytes(StandardCharsets.UTF_8),
+                Arrays.copyOf(gzip(xml(100)), 5))) {
+            Path gz = Files.write(dir.resolve("tail.xml.gz"), concat(first, after));
+            assertThatThrownBy(() -> GzipInput.inflate(gz, "tail.xml.gz", GzipInput.copyBeside(gz, "ef"), 1L << 30,
+                    () -> false))
+                    .isInstanceOf(FileFailedException.class)
+                    .hasMessageStartingWith("not a whole gzip file: " + (after.length == 5
+                            ? "it ends inside member 2's header (at compressed byte " + (first.length + 5)
+                            : "what follows member 1 is not another gzip member (at compressed byte " + (first.length + 2)));
+            assertThat(listing()).containsExactly("tail.xml.gz");
+            Files.delete(gz);
+        }
+    }
+
+    @Test
+    void aHeaderWithNameCommentExtraFieldAndHeaderCrcIsRead() throws Exception {
+        // As gzip(1) writes a name, and other tools the rest: each optional header field is skipped.
+        byte[] plain = xml(50);
+        ByteArrayOutputStream member = new ByteArrayOutputStream();
+        member.write(new byte[] {0x1f, (byte) 0x8b, 8, 2 | 4 | 8 | 16, 0, 0, 0, 0, 0, 3});
+        member.write(new byte[] {3, 0, 'a', 'b', 'c'});
+        member.write("items.xml\0".getBytes(StandardCharsets.ISO_8859_1));
+        member.write("a comment\0".getBytes(StandardCharsets.ISO_8859_1));
+        member.write(new byte[] {0x12, 0x34});
+        java.util.zip.Deflater deflater = new java.util.zip.Deflater(6, true);
+        deflater.setInput(plain);
+        deflater.finish();
+        byte[] chunk = new byte[8192];
+        while (!deflater.finished()) {
+            member.write(chunk, 0, deflater.deflate(chunk));
+        }
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(plain);
+        member.write(littleEndian((int) crc.getValue()));
+        member.write(littleEndian(plain.length));
+        Path gz = Files.write(dir.resolve("named.xml.gz"), concat(member.toByteArray(), gzip(plain)));
+        Path copy = GzipInput.copyBeside(gz, "12");
+
+        assertThat(GzipInput.inflate(gz, "named.xml.gz", copy, 1L << 20, () -> false)).isEqualTo(2L * plain.length);
+        assertThat(Files.readAllBytes(copy)).isEqualTo(concat(plain, plain));
+    }
+
+    @Test
+    void aStopRequestEndsTheInflationAndLeavesNothing() throws Exception {
+        Path gz = Files.write(dir.resolve("long.xml.gz"), gzip(xml(20_000)));
+        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+
+        long bytes = GzipInput.inflate(gz, "long.xml.gz", GzipInput.copyBeside(gz, "34"), 1L << 30,
+                () -> asked.incrementAndGet() == 3);
+
+        assertThat(bytes).isEqualTo(-1);
+        assertThat(asked).hasValue(3);
+        assertThat(listing()).containsExactly("long.xml.gz");
+    }
+
+    @Test
+    void copiesOfAnyContentAndTheirPartsAreDeletedWithTheFileNoneOfAnotherFile() throws Exception {
+        Path gz = Files.write(dir.resolve("a.xml.gz"), gzip(xml(3)));
+        Files.writeString(GzipInput.copyBeside(gz, "1111111111111111"), "old content's copy");
+        Files.writeString(dir.resolve(GzipInput.copyBeside(gz, "2222222222222222").getFileName() + ".part"), "a part");
+        Path other = GzipInput.copyBeside(dir.resolve("b.xml.gz"), "3333333333333333");
+        Files.writeString(other, "another file's copy");
+        Files.writeString(dir.resolve(".a.xml.gz.identity"), "{}");
+
+        GzipInput.deleteCopies(gz);
+
+        assertThat(listing()).containsExactlyInAnyOrder("a.xml.gz", ".a.xml.gz.identity", other.getFileName().toString());
+    }
+
+    @Test
+    void aLongNameIsCutInTheCopysName() {
+        String name = "x".repeat(240) + ".xml.gz";
+        assertThat(GzipInput.copyBeside(dir.resolve(name), "a".repeat(64)).getFileName().toString())
+                .isEqualTo("." + "x".repeat(100) + "." + "a".repeat(16) + ".inflated");
+    }
+
+    private static byte[] littleEndian(int v) {
+        return new byte[] {(byte) v, (byte) (v >>> 8), (byte) (v >>> 16), (byte) (v >>> 24)};
     }
 
     private static byte[] concat(byte[] a, byte[] b) {
