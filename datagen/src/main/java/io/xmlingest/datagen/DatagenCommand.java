@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Locale;
+import java.util.zip.GZIPOutputStream;
 import java.util.concurrent.Callable;
 import javax.xml.namespace.QName;
 import picocli.CommandLine.Command;
@@ -51,6 +52,10 @@ public final class DatagenCommand implements Callable<Integer> {
             + "output. A file is written as FILE.part and renamed when complete; a pipe or device is written as is.")
     Path out;
 
+    @Option(names = "--gzip", description = "Compress what is written with gzip, as exports often arrive; the "
+            + "default file name then ends in .xml.gz. The worker and ingest inflate such files themselves.")
+    boolean gzip;
+
     @Option(names = "--seed", defaultValue = "42", description = "Random seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
@@ -87,7 +92,7 @@ public final class DatagenCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--invalid-rate must be between 0 and 1");
         }
         boolean toStdout = out != null && out.toString().equals("-");
-        Path target = out != null ? out : Path.of("persons-" + records + ".xml");
+        Path target = out != null ? out : Path.of("persons-" + records + (gzip ? ".xml.gz" : ".xml"));
         if (!toStdout && Files.isDirectory(target)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--out " + target + " is a directory");
         }
@@ -104,20 +109,22 @@ public final class DatagenCommand implements Callable<Integer> {
         long invalid;
         if (toStdout || asIs) {
             OutputStream raw = toStdout ? new FileOutputStream(FileDescriptor.out) : Files.newOutputStream(target);
-            try (CountingOutputStream stream = new CountingOutputStream(new BufferedOutputStream(raw, 1 << 16))) {
-                invalid = write(stream, records, seed, invalidRate, bar);
-                written = stream.count;
+            CountingOutputStream stream = new CountingOutputStream(new BufferedOutputStream(raw, 1 << 16));
+            try (OutputStream sink = gzip ? new GZIPOutputStream(stream, 1 << 16) : stream) {
+                invalid = write(sink, records, seed, invalidRate, bar);
             }
+            written = stream.count;
         } else {
-            invalid = generate(target, records, seed, invalidRate, bar);
+            invalid = generate(target, records, seed, invalidRate, gzip, bar);
             written = Files.size(target);
         }
         bar.done();
         double seconds = (System.nanoTime() - started) / 1e9;
         // Beside the records on standard output, the summary goes to the error stream.
         (toStdout || asIs ? System.err : System.out).printf(Locale.ROOT,
-                "wrote %d records%s, %d bytes to %s in %.1f s (%.0f records/s)%n",
+                "wrote %d records%s, %d bytes%s to %s in %.1f s (%.0f records/s)%n",
                 records, invalidRate > 0 ? " (" + invalid + " invalid on purpose)" : "", written,
+                gzip ? " gzip-compressed" : "",
                 toStdout ? "standard output" : target, seconds, records / Math.max(seconds, 1e-9));
         return 0;
     }
@@ -184,17 +191,24 @@ public final class DatagenCommand implements Callable<Integer> {
 
     /** Writes a persons file of {@code count} records at {@code file}, a fraction of them invalid. */
     public static Path generate(Path file, long count, long seed, double invalidRate) throws IOException {
-        generate(file, count, seed, invalidRate, Progress.NONE);
+        generate(file, count, seed, invalidRate, false, Progress.NONE);
+        return file;
+    }
+
+    /** As {@link #generate(Path, long, long, double)}, gzip-compressed. */
+    public static Path generateGzip(Path file, long count, long seed, double invalidRate) throws IOException {
+        generate(file, count, seed, invalidRate, true, Progress.NONE);
         return file;
     }
 
     /** Writes beside the target and renames, so a reader (an inbox, a cache) never sees a half-written file. */
-    private static long generate(Path file, long count, long seed, double invalidRate, Progress progress)
+    private static long generate(Path file, long count, long seed, double invalidRate, boolean gzip, Progress progress)
             throws IOException {
         Path partial = file.resolveSibling(file.getFileName() + ".part");
         long invalid;
-        try (OutputStream stream = Files.newOutputStream(partial)) {
-            invalid = write(stream, count, seed, invalidRate, progress);
+        try (OutputStream stream = Files.newOutputStream(partial);
+             OutputStream sink = gzip ? new GZIPOutputStream(stream, 1 << 16) : stream) {
+            invalid = write(sink, count, seed, invalidRate, progress);
         }
         Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         return invalid;

@@ -63,6 +63,22 @@ class DatagenCommandTest {
     }
 
     @Test
+    void gzipWritesTheSameRecordsCompressed() throws Exception {
+        Path plain = DatagenCommand.generate(dir.resolve("plain.xml"), 300, 42, 0.1);
+        Path gz = dir.resolve("persons-300.xml.gz");
+        assertThat(run("--records", "300", "--invalid-rate", "0.1", "--gzip", "--out", gz.toString())).isZero();
+        assertThat(DatagenCommand.generateGzip(dir.resolve("api.xml.gz"), 300, 42, 0.1)).exists();
+
+        for (Path compressed : java.util.List.of(gz, dir.resolve("api.xml.gz"))) {
+            try (InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(compressed))) {
+                assertThat(in.readAllBytes()).isEqualTo(Files.readAllBytes(plain));
+            }
+        }
+        assertThat(Files.size(gz)).isLessThan(Files.size(plain) / 3);
+        assertThat(dir.resolve("persons-300.xml.gz.part")).doesNotExist();
+    }
+
+    @Test
     void aDirectoryOrAMissingOneIsRefused() {
         assertThat(run("--records", "2", "--out", dir.toString())).isEqualTo(2);
         assertThat(err.toString()).contains("--out " + dir + " is a directory").doesNotContain("\tat ");
