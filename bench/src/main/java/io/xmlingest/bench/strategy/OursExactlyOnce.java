@@ -13,13 +13,17 @@ import io.xmlingest.core.pipeline.StepTimes;
 import io.xmlingest.core.pipeline.PhaseTimes;
 import io.xmlingest.core.pipeline.TransactionalIngestion;
 import io.xmlingest.core.publish.TopicNames;
+import io.xmlingest.core.split.GzipInput;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.zip.GZIPOutputStream;
 
 /**
  * Ours, the worker's exactly-once path: {@link TransactionalIngestion} through a Kafka session into
@@ -36,13 +40,46 @@ final class OursExactlyOnce implements Strategy {
 
     private static final Duration CHECK_TIMEOUT = Duration.ofMinutes(5);
 
+    private final boolean gzip;
+    private Path file;
     private RecordModel model;
     private IngestConfig config;
     private TransactionalIngestion ingestion;
     private KafkaSession session;
 
+    OursExactlyOnce() {
+        this(false);
+    }
+
+    /**
+     * @param gzip read the file gzip-compressed (made once beside it, untimed), as a worker given
+     *             a compressed export does: its inflation into a plain copy is timed with the rest
+     */
+    OursExactlyOnce(boolean gzip) {
+        this.gzip = gzip;
+    }
+
+    /** What the worker is given: the file, or its gzip-compressed twin beside it. */
+    private Path input(Path file) {
+        return gzip ? file.resolveSibling(file.getFileName() + ".gz") : file;
+    }
+
     @Override
-    public void prepare(Path file, Context context) {
+    public void prepare(Path file, Context context) throws Exception {
+        this.file = file;
+        if (gzip) {
+            Path compressed = input(file);
+            if (!Files.exists(compressed)
+                    || Files.getLastModifiedTime(compressed).compareTo(Files.getLastModifiedTime(file)) < 0) {
+                Path part = compressed.resolveSibling(compressed.getFileName() + ".part");
+                try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(part), 1 << 16)) {
+                    Files.copy(file, out);
+                }
+                Files.move(part, compressed, StandardCopyOption.ATOMIC_MOVE);
+            }
+            // A copy from the run before would be taken as made: every run inflates afresh.
+            GzipInput.deleteCopies(compressed);
+        }
         if (context.bootstrapServers() == null) {
             throw new IllegalStateException("the exactly-once strategy needs a broker");
         }
@@ -60,10 +97,11 @@ final class OursExactlyOnce implements Strategy {
 
     @Override
     public Outcome run(Path file, Context context) throws Exception {
+        Path input = input(file);
         long t0 = System.nanoTime();
-        String fileId = FileIdentity.sha256(file);
+        String fileId = FileIdentity.sha256(input);
         long identify = System.nanoTime() - t0;
-        FileJob job = new FileJob(file, file.getFileName().toString(), fileId, Files.size(file), null);
+        FileJob job = new FileJob(input, input.getFileName().toString(), fileId, Files.size(input), null);
         FileOutcome out = ingestion.ingest(job, session.publisher(), IngestListener.NONE, () -> false);
         if (out.ending() != FileOutcome.Ending.COMPLETED) {
             throw new IllegalStateException(file + " ended " + out.ending() + " after " + out.checkpoint().records()
@@ -93,6 +131,13 @@ final class OursExactlyOnce implements Strategy {
 
     @Override
     public void cleanUp() {
+        if (gzip && file != null) {
+            try {
+                GzipInput.deleteCopies(input(file));
+            } catch (java.io.IOException e) {
+                System.err.println("could not delete the inflated copy beside " + input(file) + ": " + e);
+            }
+        }
         if (session != null) {
             session.close();
             session = null;

@@ -54,6 +54,8 @@ public final class Strategies {
         add("ours-exactly-once", Kind.OURS, true, "xmlingest worker path: TransactionalIngestion into a real broker, "
                 + "file hash timed (identify), every run checked afterwards with a read_committed consumer",
                 OursExactlyOnce::new);
+        add("ours-exactly-once-gzip", Kind.OURS, true, "the worker path given the file gzip-compressed: inflating "
+                + "it into a plain copy timed with the rest, every run checked as above", () -> new OursExactlyOnce(true));
     }
 
     private static Strategy woodstoxJaxbJson() {
