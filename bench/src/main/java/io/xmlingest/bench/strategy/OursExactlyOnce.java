@@ -109,7 +109,7 @@ final class OursExactlyOnce implements Strategy {
         }
         PhaseTimes p = out.phases();
         return new Outcome(out.checkpoint().records(), out.checkpoint().pages(),
-                new PhaseTimes(identify, p.scanNanos(), p.bindNanos(), p.serializeNanos(), p.publishNanos()));
+                new PhaseTimes(identify + p.identifyNanos(), p.scanNanos(), p.bindNanos(), p.serializeNanos(), p.publishNanos()));
     }
 
     @Override

@@ -33,7 +33,8 @@ final class WorkerMetrics implements IngestListener {
     private final LabeledCounter files = registry.counter("xmlingest_files_total",
             "Runs over files ended, by outcome: completed, failed, already_ingested, refused, stopped (left for the next start).", "outcome");
     private final LabeledCounter phases = registry.counter("xmlingest_phase_seconds_total",
-            "Time spent per phase: identify (hashing), scan, bind, serialize, publish (commit).", "phase");
+            "Time spent per phase: identify (hashing, and inflating a gzip-compressed file), scan, bind, serialize, "
+                    + "publish (commit).", "phase");
     private final Counter kafkaFailures = registry.counter("xmlingest_kafka_failures_total",
             "Times the worker lost Kafka: a commit had to be retried, or the session reopened.");
     private final Counter blockedOrders = registry.counter("xmlingest_work_orders_blocked_total",
@@ -116,6 +117,7 @@ final class WorkerMetrics implements IngestListener {
         deadLetters.inc(c.deadLetters() - prevDead);
         pages.inc(c.pages() - prevPages);
         commits.inc();
+        phases.labels("identify").add(spent.identifyNanos() / 1e9);
         phases.labels("scan").add(spent.scanNanos() / 1e9);
         phases.labels("bind").add(spent.bindNanos() / 1e9);
         phases.labels("serialize").add(spent.serializeNanos() / 1e9);

@@ -298,6 +298,7 @@ class TransactionalIngestionTest {
 
         assertThat(done.ending()).isEqualTo(FileOutcome.Ending.COMPLETED);
         assertThat(Files.getLastModifiedTime(copy)).as("the copy is not written again").isEqualTo(marked);
+        assertThat(done.phases().identifyNanos()).as("no inflating in the identify phase").isZero();
         List<Long> indexes = new ArrayList<>();
         first.records().forEach(r -> indexes.add(r.index()));
         second.records().forEach(r -> indexes.add(r.index()));
@@ -326,6 +327,7 @@ class TransactionalIngestionTest {
         InMemoryTransactionalPublisher second = new InMemoryTransactionalPublisher();
         FileOutcome done = ingestion(config()).ingest(job(gz, null), second, IngestListener.NONE, () -> false);
         assertThat(done.ending()).isEqualTo(FileOutcome.Ending.COMPLETED);
+        assertThat(done.phases().identifyNanos()).as("inflating, counted in the identify phase").isPositive();
         assertThat(second.records()).hasSize(2000 - 286); // every 7th from the 4th is a dead letter
         assertThat(events(second)).containsExactly("started", "completed");
     }
