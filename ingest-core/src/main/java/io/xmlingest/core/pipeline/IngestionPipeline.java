@@ -117,6 +117,7 @@ public final class IngestionPipeline {
         }
         // Deleted after the file, and at exit if Ctrl-C or SIGTERM ends the command first.
         copy.toFile().deleteOnExit();
+        copy.resolveSibling(copy.getFileName() + ".part").toFile().deleteOnExit();
         try {
             GzipInput.inflate(file, name, copy, gzipMaxBytes, () -> false);
             return copy;

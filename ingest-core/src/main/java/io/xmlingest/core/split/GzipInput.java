@@ -13,7 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
@@ -103,7 +105,7 @@ public final class GzipInput {
                 written += n;
                 if (written > maxBytes) {
                     throw new FileFailedException("the gzip-compressed file inflates to more than " + maxBytes
-                            + " bytes (stopped at compressed byte " + in.consumed + " of " + size + ")",
+                            + " bytes (stopped at compressed byte " + in.position() + " of " + size + ")",
                             ErrorLocation.ofFile(name), IngestSettings.GZIP_MAX_BYTES.key(), null);
                 }
                 write(out, buffer, n, part, name);
@@ -118,7 +120,7 @@ public final class GzipInput {
         } catch (ZipException | EOFException e) {
             deleteQuietly(part);
             throw new FileFailedException("not a whole gzip file: " + e.getMessage() + " (at compressed byte "
-                    + (in == null ? 0 : in.consumed) + " of " + size + ", after " + written + " inflated bytes)",
+                    + (in == null ? 0 : in.position()) + " of " + size + ", after " + written + " inflated bytes)",
                     ErrorLocation.ofFile(name), null, e);
         } catch (CopyNotWritten e) {
             deleteQuietly(part);
@@ -126,7 +128,7 @@ public final class GzipInput {
         } catch (IOException e) {
             deleteQuietly(part);
             throw FileFailedException.unreadable(name, e);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             deleteQuietly(part);
             throw e;
         } finally {
@@ -155,8 +157,13 @@ public final class GzipInput {
 
     private static FileChannel output(Path part, String name) throws CopyNotWritten {
         try {
-            return FileChannel.open(part, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+            Set<StandardOpenOption> options = Set.of(StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                     StandardOpenOption.WRITE);
+            // The input's content, readable by its owner only, as a temporary file is made.
+            return part.getFileSystem().supportedFileAttributeViews().contains("posix")
+                    ? FileChannel.open(part, options, PosixFilePermissions.asFileAttribute(
+                            PosixFilePermissions.fromString("rw-------")))
+                    : FileChannel.open(part, options);
         } catch (IOException e) {
             throw new CopyNotWritten(part, name, e);
         }
@@ -200,6 +207,7 @@ public final class GzipInput {
         private final byte[] buf = new byte[BUFFER];
         private final Inflater inflater = new Inflater(true);
         private final CRC32 crc = new CRC32();
+        private final CRC32 header = new CRC32();
         private int pos;
         private int limit;
         /** Compressed bytes used so far: where in the file a fault lies. */
@@ -248,6 +256,7 @@ public final class GzipInput {
                     int unused = inflater.getRemaining();
                     pos -= unused;
                     consumed -= unused;
+                    inMember = false;
                     endMember();
                 } else if (inflater.needsDictionary()) {
                     throw new ZipException("member " + members + " needs a preset dictionary, which gzip has not");
@@ -302,44 +311,77 @@ public final class GzipInput {
                 }
                 return false;
             }
+            if (first == 0 && members > 0 && zerosToTheEnd()) {
+                return false; // padding to a block's end, as tape and block writers leave; gzip -d takes it too
+            }
             int second = next();
             if (first != 0x1f || second != 0x8b) {
                 throw new ZipException(members == 0 ? "it does not begin as gzip does"
                         : "what follows member " + members + " is not another gzip member");
             }
             members++;
-            if (need("header") != 8) {
+            header.reset();
+            header.update(first);
+            header.update(second);
+            if (headerByte() != 8) {
                 throw new ZipException("member " + members + " is not deflate-compressed");
             }
-            int flags = need("header");
+            int flags = headerByte();
+            if ((flags & 0xe0) != 0) {
+                throw new ZipException("member " + members + " has reserved header flags set (0x"
+                        + Integer.toHexString(flags) + ")");
+            }
             for (int i = 0; i < 6; i++) {
-                need("header"); // modification time, extra flags, operating system
+                headerByte(); // modification time, extra flags, operating system
             }
             if ((flags & 4) != 0) {
-                int extra = need("header") | need("header") << 8;
+                int extra = headerByte() | headerByte() << 8;
                 for (int i = 0; i < extra; i++) {
-                    need("header");
+                    headerByte();
                 }
             }
             if ((flags & 8) != 0) {
-                while (need("header") != 0) {
+                while (headerByte() != 0) {
                     // the original file name
                 }
             }
             if ((flags & 16) != 0) {
-                while (need("header") != 0) {
+                while (headerByte() != 0) {
                     // a comment
                 }
             }
             if ((flags & 2) != 0) {
-                need("header");
-                need("header");
+                int expected = (int) (header.getValue() & 0xffff);
+                if ((need("header") | need("header") << 8) != expected) {
+                    throw new ZipException("member " + members + " is corrupt: its header CRC does not match its header");
+                }
             }
             inflater.reset();
             crc.reset();
             memberBytes = 0;
             inMember = true;
             return true;
+        }
+
+        private int headerByte() throws IOException {
+            int b = need("header");
+            header.update(b);
+            return b;
+        }
+
+        /** Whether everything left is zero bytes; reads it all. */
+        private boolean zerosToTheEnd() throws IOException {
+            for (int b = next(); b >= 0; b = next()) {
+                if (b != 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** The compressed bytes used so far, less what the inflater was given and has not used. */
+        long position() {
+            return inMember ? consumed - inflater.getRemaining() : consumed;
         }
 
         private void endMember() throws IOException {
@@ -351,7 +393,6 @@ public final class GzipInput {
             if (size != (memberBytes & 0xffffffffL)) {
                 throw new ZipException("member " + members + " is corrupt: its size does not match its data");
             }
-            inMember = false;
         }
 
         private long littleEndian32(String where) throws IOException {

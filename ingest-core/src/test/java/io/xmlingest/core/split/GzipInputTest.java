@@ -133,7 +133,10 @@ class GzipInputTest {
         member.write(new byte[] {3, 0, 'a', 'b', 'c'});
         member.write("items.xml\0".getBytes(StandardCharsets.ISO_8859_1));
         member.write("a comment\0".getBytes(StandardCharsets.ISO_8859_1));
-        member.write(new byte[] {0x12, 0x34});
+        java.util.zip.CRC32 headerCrc = new java.util.zip.CRC32();
+        headerCrc.update(member.toByteArray());
+        int fhcrc = (int) headerCrc.getValue();
+        member.write(new byte[] {(byte) fhcrc, (byte) (fhcrc >>> 8)});
         java.util.zip.Deflater deflater = new java.util.zip.Deflater(6, true);
         deflater.setInput(plain);
         deflater.finish();
@@ -150,6 +153,52 @@ class GzipInputTest {
 
         assertThat(GzipInput.inflate(gz, "named.xml.gz", copy, 1L << 20, () -> false)).isEqualTo(2L * plain.length);
         assertThat(Files.readAllBytes(copy)).isEqualTo(concat(plain, plain));
+
+        // As gzip -d does: a header CRC that does not match, and flags RFC 1952 reserves, fail the file.
+        byte[] wrongCrc = member.toByteArray();
+        int at = 10 + 5 + "items.xml\0".length() + "a comment\0".length();
+        wrongCrc[at] ^= 1;
+        Files.write(gz, wrongCrc);
+        assertThatThrownBy(() -> GzipInput.inflate(gz, "named.xml.gz", copy, 1L << 20, () -> false))
+                .hasMessageStartingWith("not a whole gzip file: member 1 is corrupt: its header CRC does not match its header");
+        byte[] reserved = gzip(plain);
+        reserved[3] = 0x20;
+        Files.write(gz, reserved);
+        assertThatThrownBy(() -> GzipInput.inflate(gz, "named.xml.gz", copy, 1L << 20, () -> false))
+                .hasMessageStartingWith("not a whole gzip file: member 1 has reserved header flags set (0x20)");
+    }
+
+    @Test
+    void zerosPaddingTheLastMemberToABlockEndAreTakenAsGzipTakesThem() throws Exception {
+        byte[] plain = xml(100);
+        Path gz = Files.write(dir.resolve("padded.xml.gz"), concat(gzip(plain), new byte[512]));
+        Path copy = GzipInput.copyBeside(gz, "56");
+
+        assertThat(GzipInput.inflate(gz, "padded.xml.gz", copy, 1L << 20, () -> false)).isEqualTo(plain.length);
+        assertThat(Files.readAllBytes(copy)).isEqualTo(plain);
+        if (copy.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            // The input's content, for its owner only, as a temporary file is.
+            assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(copy)))
+                    .isEqualTo("rw-------");
+        }
+        byte[] notOnlyZeros = concat(gzip(plain), new byte[] {0, 0, 7});
+        Files.write(gz, notOnlyZeros);
+        assertThatThrownBy(() -> GzipInput.inflate(gz, "padded.xml.gz", copy, 1L << 20, () -> false))
+                .hasMessageStartingWith("not a whole gzip file: what follows member 1 is not another gzip member");
+    }
+
+    @Test
+    void damagedDataIsPlacedWhereTheInflaterFoundItNotAtTheEndOfWhatItWasGiven() throws Exception {
+        byte[] whole = gzip(xml(20_000));
+        assertThat(whole.length).as("more than the 64 KiB the inflater is given at once").isGreaterThan(1 << 16);
+        whole[12] = (byte) 0xff;
+        whole[13] = (byte) 0xff;
+        Path gz = Files.write(dir.resolve("early.xml.gz"), whole);
+
+        assertThatThrownBy(() -> GzipInput.inflate(gz, "early.xml.gz", GzipInput.copyBeside(gz, "78"), 1L << 30,
+                () -> false))
+                .hasMessageStartingWith("not a whole gzip file: member 1 is damaged: ")
+                .hasMessageMatching("(?s).*\\(at compressed byte [1-9][0-9]? of " + whole.length + ", after 0 inflated bytes\\).*");
     }
 
     @Test
