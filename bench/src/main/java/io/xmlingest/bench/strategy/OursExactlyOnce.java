@@ -99,7 +99,9 @@ final class OursExactlyOnce implements Strategy {
     public Outcome run(Path file, Context context) throws Exception {
         Path input = input(file);
         long t0 = System.nanoTime();
-        String fileId = FileIdentity.sha256(input);
+        // As the worker identifies a file: a compressed one by its content, inflated on the way.
+        String fileId = FileIdentity.ofContent(input, input.getFileName().toString(),
+                config.get(IngestSettings.GZIP_MAX_BYTES), () -> false);
         long identify = System.nanoTime() - t0;
         FileJob job = new FileJob(input, input.getFileName().toString(), fileId, Files.size(input), null);
         FileOutcome out = ingestion.ingest(job, session.publisher(), IngestListener.NONE, () -> false);

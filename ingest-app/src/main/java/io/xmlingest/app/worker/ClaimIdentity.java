@@ -18,14 +18,15 @@ final class ClaimIdentity {
 
     private final Function<Path, String> hash;
 
-    /** @param hash the file's SHA-256 in hex; may throw {@link FileFailedException} */
+    /** @param hash the file's SHA-256 in hex, or null when asked to stop; may throw {@link FileFailedException} */
     ClaimIdentity(Function<Path, String> hash) {
         this.hash = hash;
     }
 
     /**
      * The file's identity now: the recorded one when the file still matches it, else a new hash
-     * (which the caller compares with the recorded one, if any, to refuse a changed file).
+     * (which the caller compares with the recorded one, if any, to refuse a changed file); null
+     * when asked to stop while a compressed file was inflated for it.
      *
      * @throws FileFailedException when the file cannot be read
      */
@@ -35,7 +36,8 @@ final class ClaimIdentity {
             return recorded.get();
         }
         // Read before hashing: a file written to while it is hashed then differs from what is recorded.
-        return RecordedIdentity.of(hash.apply(claimed), before);
+        String sha256 = hash.apply(claimed);
+        return sha256 == null ? null : RecordedIdentity.of(sha256, before);
     }
 
     private static BasicFileAttributes attributes(Path file) {

@@ -68,7 +68,7 @@ public final class Worker implements Runnable {
     private final long maxBackoffMillis;
     private final WorkerMetrics metrics;
     private final StartupTimeline startup;
-    private final ClaimIdentity identities = new ClaimIdentity(FileIdentity::sha256);
+    private final ClaimIdentity identities;
     private final CompletedRetention retention;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -123,6 +123,9 @@ public final class Worker implements Runnable {
         this.pollMillis = config.get(AppSettings.INBOX_POLL_MS);
         this.maxBackoffMillis = config.get(AppSettings.RETRY_MAX_BACKOFF_MS);
         this.metrics = new WorkerMetrics(config.get(AppSettings.PROGRESS_INTERVAL_MS), this::kafkaUp);
+        long gzipMaxBytes = config.get(IngestSettings.GZIP_MAX_BYTES);
+        this.identities = new ClaimIdentity(file -> FileIdentity.ofContent(file, file.getFileName().toString(),
+                gzipMaxBytes, this::stopping));
     }
 
     /**
@@ -413,6 +416,12 @@ public final class Worker implements Runnable {
             identity = identities.identify(claimed, recorded);
         } catch (FileFailedException e) {
             finishFailed(claimed, name, null, size, null, e, null, "failed");
+            return;
+        }
+        if (identity == null) {
+            // Stopped while a compressed file was inflated for its identity: nothing of it is published yet.
+            LOG.info("stopped {} on request while inflating it; the next start takes it up again", name);
+            metrics.end("stopped");
             return;
         }
         String fileId = identity.sha256();

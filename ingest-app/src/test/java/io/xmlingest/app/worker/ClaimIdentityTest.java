@@ -46,6 +46,13 @@ class ClaimIdentityTest {
     }
 
     @Test
+    void aHashStoppedOnRequestGivesNoIdentity() throws IOException {
+        Path a = file("<persons/>");
+        // A compressed file is inflated for its identity; a stop request ends that with no hash.
+        assertThat(new ClaimIdentity(file -> null).identify(a, Optional.empty())).isNull();
+    }
+
+    @Test
     void aFileRewrittenWithTheSameSizeIsReadAgainAndShowsItsNewContent() throws IOException {
         Path a = file("<persons><person id='1'/></persons>");
         RecordedIdentity first = identities.identify(a, Optional.empty());

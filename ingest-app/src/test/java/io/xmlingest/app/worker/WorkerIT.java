@@ -301,8 +301,9 @@ class WorkerIT {
         WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "page.max.records", "50",
                 "commit.interval.ms", "0");
         Path processing = inbox.resolve("processing").resolve(h.settings.get("worker.id"));
+        // Named for the content it holds: the file's identity is that of its inflated content.
         Path copy = io.xmlingest.core.split.GzipInput.copyBeside(processing.resolve("persons.xml.gz"),
-                FileIdentity.sha256(gz));
+                FileIdentity.sha256(plain));
         try (WorkerHarness.Running w = h.start()) {
             h.drop(gz, "persons.xml.gz");
             await("some pages committed", WAIT, () -> w.worker().metrics().scrape()
@@ -323,7 +324,27 @@ class WorkerIT {
         JsonNode report = report(h.done("persons.xml.gz"));
         assertThat(report.get("outcome").asText()).isEqualTo("completed");
         assertThat(report.get("bytes").asLong()).isEqualTo(Files.size(gz));
-        assertThat(report.get("fileId").asText()).isEqualTo(FileIdentity.sha256(gz));
+        assertThat(report.get("fileId").asText()).isEqualTo(FileIdentity.sha256(plain));
+        assertThat(WorkerHarness.list(processing)).isEmpty();
+
+        // The same XML dropped plain, or compressed another way, is the same file: nothing is published again.
+        Path again = data.resolve("persons-20k-again.xml.gz");
+        try (java.io.OutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(again))) {
+            out.write(Files.readAllBytes(plain), 0, 1000);
+        }
+        try (java.io.OutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(again,
+                java.nio.file.StandardOpenOption.APPEND))) {
+            byte[] all = Files.readAllBytes(plain);
+            out.write(all, 1000, all.length - 1000);
+        }
+        try (WorkerHarness.Running w = h.start()) {
+            h.drop(plain, "plain.xml");
+            h.drop(again, "two-members.xml.gz");
+            await("both done", WAIT, () -> Files.exists(h.done("plain.xml")) && Files.exists(h.done("two-members.xml.gz")));
+        }
+        assertThat(report(h.done("plain.xml")).get("outcome").asText()).isEqualTo("already_ingested");
+        assertThat(report(h.done("two-members.xml.gz")).get("outcome").asText()).isEqualTo("already_ingested");
+        assertThat(h.records()).hasSize(20_000);
         assertThat(WorkerHarness.list(processing)).isEmpty();
     }
 

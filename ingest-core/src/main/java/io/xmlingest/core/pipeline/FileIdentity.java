@@ -2,6 +2,7 @@ package io.xmlingest.core.pipeline;
 
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.split.GzipInput;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -10,13 +11,27 @@ import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.function.BooleanSupplier;
 
 /**
- * A file's identity is its content, not its name: the SHA-256 of its bytes. The same export
+ * A file's identity is its content, not its name: the SHA-256 of its bytes (of a gzip-compressed
+ * file, of its inflated bytes). The same export
  * dropped twice under two names is one file; a changed file under an old name is a new one.
  */
 public final class FileIdentity {
     private FileIdentity() {
+    }
+
+    /**
+     * The identity of what is ingested from the file: its SHA-256, or for a gzip-compressed file
+     * the SHA-256 of its inflated content, inflated on the way into its copy beside it
+     * ({@link GzipInput#inflateBeside}), where reading it takes it up. The same XML dropped plain,
+     * or compressed in any way, is then one file.
+     *
+     * @return null when asked to stop while inflating
+     */
+    public static String ofContent(Path file, String name, long gzipMaxBytes, BooleanSupplier stop) {
+        return GzipInput.isGzip(file, name) ? GzipInput.inflateBeside(file, name, gzipMaxBytes, stop) : sha256(file);
     }
 
     public static String sha256(Path file) {

@@ -89,11 +89,11 @@ public final class IngestionPipeline {
         long started = System.nanoTime();
         String name = file.toString();
         long fileBytes = size(file);
-        String fileId = FileIdentity.sha256(file);
         if (GzipInput.isGzip(file, name)) {
             Path copy = inflatedCopy(file, name);
             try {
-                return ingest(copy, name, fileId, fileBytes, started);
+                // Its identity is its content's, as the worker's is: the same XML plain or compressed is one file.
+                return ingest(copy, name, FileIdentity.sha256(copy), fileBytes, started);
             } finally {
                 try {
                     Files.deleteIfExists(copy);
@@ -102,10 +102,10 @@ public final class IngestionPipeline {
                 }
             }
         }
-        return ingest(file, name, fileId, fileBytes, started);
+        return ingest(file, name, FileIdentity.sha256(file), fileBytes, started);
     }
 
-    /** A gzip-compressed file's plain copy, in java.io.tmpdir; inflating it counts in the identify phase. */
+    /** A gzip-compressed file's plain copy, in java.io.tmpdir; inflating and hashing it count in the identify phase. */
     private Path inflatedCopy(Path file, String name) {
         Path copy;
         try {

@@ -14,6 +14,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
@@ -93,6 +96,48 @@ public final class GzipInput {
      */
     public static long inflate(Path gz, String name, Path copy, long maxBytes, BooleanSupplier stop) {
         Path part = copy.resolveSibling(copy.getFileName() + PART);
+        long written = inflateInto(gz, name, part, maxBytes, stop, null);
+        if (written >= 0) {
+            rename(part, copy, name);
+        }
+        return written;
+    }
+
+    /**
+     * Inflates {@code gz} into its copy beside it ({@link #copyBeside}), hashing what it inflates:
+     * a compressed file's identity is its content's, so the same XML dropped plain, or compressed
+     * again some other way, is the same file.
+     *
+     * @return the SHA-256 of the inflated content, in hex, or null when stopped (no copy is left then)
+     */
+    public static String inflateBeside(Path gz, String name, long maxBytes, BooleanSupplier stop) {
+        Path part = gz.resolveSibling(copyPrefix(gz) + "identifying" + COPY + PART);
+        MessageDigest sha256;
+        try {
+            sha256 = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every JVM", e);
+        }
+        if (inflateInto(gz, name, part, maxBytes, stop, sha256) < 0) {
+            return null;
+        }
+        String fileId = HexFormat.of().formatHex(sha256.digest());
+        rename(part, copyBeside(gz, fileId), name);
+        return fileId;
+    }
+
+    private static void rename(Path part, Path copy, String name) {
+        try {
+            Files.move(part, copy, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            deleteQuietly(part);
+            throw new CopyNotWritten(part, name, e).failure;
+        }
+    }
+
+    /** Inflates into {@code part}, left whole and on disk; -1 when stopped, the part deleted. */
+    private static long inflateInto(Path gz, String name, Path part, long maxBytes, BooleanSupplier stop,
+                                    MessageDigest digest) {
         long t0 = System.nanoTime();
         long size = size(gz, name);
         LOG.info("inflating {} ({} bytes) to a plain copy", name, size);
@@ -109,6 +154,9 @@ public final class GzipInput {
                             ErrorLocation.ofFile(name), IngestSettings.GZIP_MAX_BYTES.key(), null);
                 }
                 write(out, buffer, n, part, name);
+                if (digest != null) {
+                    digest.update(buffer, 0, n);
+                }
                 if (stop.getAsBoolean()) {
                     LOG.info("stopped inflating {} on request, after {} bytes", name, written);
                     out.close();
@@ -135,12 +183,6 @@ public final class GzipInput {
             if (in != null) {
                 in.close(); // the inflater's native memory
             }
-        }
-        try {
-            Files.move(part, copy, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            deleteQuietly(part);
-            throw new CopyNotWritten(part, name, e).failure;
         }
         LOG.info("inflated {} ({} bytes) to {} bytes in {} s", name, size, written,
                 String.format(Locale.ROOT, "%.1f", (System.nanoTime() - t0) / 1e9));
@@ -316,6 +358,7 @@ public final class GzipInput {
             }
             int second = next();
             if (first != 0x1f || second != 0x8b) {
+                consumed -= second < 0 ? 1 : 2; // the error is placed where these bytes begin
                 throw new ZipException(members == 0 ? "it does not begin as gzip does"
                         : "what follows member " + members + " is not another gzip member");
             }

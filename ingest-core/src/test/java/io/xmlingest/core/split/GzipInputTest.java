@@ -66,6 +66,23 @@ class GzipInputTest {
     }
 
     @Test
+    void inflatedBesideItsCopyIsNamedForTheContentsHashWhichIsReturned() throws Exception {
+        byte[] plain = xml(1000);
+        Path gz = Files.write(dir.resolve("items.xml.gz"), concat(gzip(Arrays.copyOf(plain, 100)),
+                gzip(Arrays.copyOfRange(plain, 100, plain.length))));
+        String expected = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(plain));
+
+        String fileId = GzipInput.inflateBeside(gz, "items.xml.gz", 1L << 20, () -> false);
+
+        assertThat(fileId).isEqualTo(expected);
+        assertThat(Files.readAllBytes(GzipInput.copyBeside(gz, fileId))).isEqualTo(plain);
+        assertThat(listing()).containsExactlyInAnyOrder("items.xml.gz", GzipInput.copyBeside(gz, fileId).getFileName().toString());
+        Files.delete(GzipInput.copyBeside(gz, fileId));
+        assertThat(GzipInput.inflateBeside(gz, "items.xml.gz", 1L << 20, () -> true)).isNull();
+        assertThat(listing()).containsExactly("items.xml.gz");
+    }
+
+    @Test
     void aFileCutShortFailsNamingWhereAndLeavesNoCopy() throws Exception {
         byte[] whole = gzip(xml(5000));
         Path gz = Files.write(dir.resolve("cut.xml.gz"), Arrays.copyOf(whole, whole.length / 2));
@@ -118,7 +135,7 @@ class GzipInputTest {
                     .isInstanceOf(FileFailedException.class)
                     .hasMessageStartingWith("not a whole gzip file: " + (after.length == 5
                             ? "it ends inside member 2's header (at compressed byte " + (first.length + 5)
-                            : "what follows member 1 is not another gzip member (at compressed byte " + (first.length + 2)));
+                            : "what follows member 1 is not another gzip member (at compressed byte " + first.length));
             assertThat(listing()).containsExactly("tail.xml.gz");
             Files.delete(gz);
         }
