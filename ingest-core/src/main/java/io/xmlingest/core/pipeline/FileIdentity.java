@@ -31,16 +31,22 @@ public final class FileIdentity {
      * @return null when asked to stop while inflating
      */
     public static String ofContent(Path file, String name, long gzipMaxBytes, BooleanSupplier stop) {
-        return GzipInput.isGzip(file, name) ? GzipInput.inflateBeside(file, name, gzipMaxBytes, stop) : sha256(file);
+        return GzipInput.isGzip(file, name) ? GzipInput.inflateBeside(file, name, gzipMaxBytes, stop, newSha256())
+                : sha256(file);
+    }
+
+    /**
+     * Inflates a gzip-compressed file into {@code copy} and returns the identity of its content,
+     * hashed as it inflates rather than read again afterwards.
+     */
+    static String inflatedInto(Path gz, String name, Path copy, long gzipMaxBytes) {
+        MessageDigest digest = newSha256();
+        GzipInput.inflate(gz, name, copy, gzipMaxBytes, () -> false, digest);
+        return HexFormat.of().formatHex(digest.digest());
     }
 
     public static String sha256(Path file) {
-        MessageDigest digest;
-        try {
-            digest = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every JVM", e);
-        }
+        MessageDigest digest = newSha256();
         ByteBuffer buffer = ByteBuffer.allocate(1 << 20);
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             while (channel.read(buffer) >= 0) {
@@ -52,5 +58,13 @@ public final class FileIdentity {
             throw FileFailedException.unreadable(file.toString(), e);
         }
         return HexFormat.of().formatHex(digest.digest());
+    }
+
+    private static MessageDigest newSha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every JVM", e);
+        }
     }
 }

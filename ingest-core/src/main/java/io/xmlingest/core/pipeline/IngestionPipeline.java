@@ -90,10 +90,10 @@ public final class IngestionPipeline {
         String name = file.toString();
         long fileBytes = size(file);
         if (GzipInput.isGzip(file, name)) {
-            Path copy = inflatedCopy(file, name);
+            Path copy = temporaryCopy(file, name);
             try {
                 // Its identity is its content's, as the worker's is: the same XML plain or compressed is one file.
-                return ingest(copy, name, FileIdentity.sha256(copy), fileBytes, started);
+                return ingest(copy, name, FileIdentity.inflatedInto(file, name, copy, gzipMaxBytes), fileBytes, started);
             } finally {
                 try {
                     Files.deleteIfExists(copy);
@@ -105,8 +105,12 @@ public final class IngestionPipeline {
         return ingest(file, name, FileIdentity.sha256(file), fileBytes, started);
     }
 
-    /** A gzip-compressed file's plain copy, in java.io.tmpdir; inflating and hashing it count in the identify phase. */
-    private Path inflatedCopy(Path file, String name) {
+    /**
+     * Where a gzip-compressed file's plain copy goes: java.io.tmpdir, deleted after the file, and at
+     * exit if Ctrl-C or SIGTERM ends the command first. Inflating and hashing it count in the
+     * identify phase.
+     */
+    private static Path temporaryCopy(Path file, String name) {
         Path copy;
         try {
             copy = Files.createTempFile("xmlingest-", "-" + file.getFileName() + ".xml");
@@ -115,20 +119,9 @@ public final class IngestionPipeline {
                     + System.getProperty("java.io.tmpdir") + " (java.io.tmpdir): " + IoProblems.why(e),
                     ErrorLocation.ofFile(name), null, e);
         }
-        // Deleted after the file, and at exit if Ctrl-C or SIGTERM ends the command first.
         copy.toFile().deleteOnExit();
         copy.resolveSibling(copy.getFileName() + ".part").toFile().deleteOnExit();
-        try {
-            GzipInput.inflate(file, name, copy, gzipMaxBytes, () -> false);
-            return copy;
-        } catch (RuntimeException e) {
-            try {
-                Files.deleteIfExists(copy);
-            } catch (IOException ignored) {
-                e.addSuppressed(ignored);
-            }
-            throw e;
-        }
+        return copy;
     }
 
     private FileSummary ingest(Path file, String name, String fileId, long fileBytes, long started) {

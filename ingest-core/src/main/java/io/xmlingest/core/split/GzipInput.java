@@ -15,7 +15,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Set;
@@ -67,9 +66,10 @@ public final class GzipInput {
     public static void deleteCopies(Path file) throws IOException {
         String prefix = copyPrefix(file);
         Path dir = file.toAbsolutePath().getParent();
-        try (java.nio.file.DirectoryStream<Path> copies = Files.newDirectoryStream(dir,
-                p -> p.getFileName().toString().startsWith(prefix)
-                        && (p.getFileName().toString().endsWith(COPY) || p.getFileName().toString().endsWith(COPY + PART)))) {
+        try (java.nio.file.DirectoryStream<Path> copies = Files.newDirectoryStream(dir, p -> {
+            String n = p.getFileName().toString();
+            return n.startsWith(prefix) && (n.endsWith(COPY) || n.endsWith(COPY + PART));
+        })) {
             for (Path copy : copies) {
                 Files.deleteIfExists(copy);
             }
@@ -95,8 +95,14 @@ public final class GzipInput {
      * @return the copy's size in bytes, or -1 when stopped (no copy is left then)
      */
     public static long inflate(Path gz, String name, Path copy, long maxBytes, BooleanSupplier stop) {
+        return inflate(gz, name, copy, maxBytes, stop, null);
+    }
+
+    /** As above, each inflated byte also given to {@code digest} (may be null). */
+    public static long inflate(Path gz, String name, Path copy, long maxBytes, BooleanSupplier stop,
+                               MessageDigest digest) {
         Path part = copy.resolveSibling(copy.getFileName() + PART);
-        long written = inflateInto(gz, name, part, maxBytes, stop, null);
+        long written = inflateInto(gz, name, part, maxBytes, stop, digest);
         if (written >= 0) {
             rename(part, copy, name);
         }
@@ -108,16 +114,11 @@ public final class GzipInput {
      * a compressed file's identity is its content's, so the same XML dropped plain, or compressed
      * again some other way, is the same file.
      *
-     * @return the SHA-256 of the inflated content, in hex, or null when stopped (no copy is left then)
+     * @param sha256 a fresh SHA-256 digest, which the inflated content is hashed with
+     * @return the inflated content's hash, in hex, or null when stopped (no copy is left then)
      */
-    public static String inflateBeside(Path gz, String name, long maxBytes, BooleanSupplier stop) {
+    public static String inflateBeside(Path gz, String name, long maxBytes, BooleanSupplier stop, MessageDigest sha256) {
         Path part = gz.resolveSibling(copyPrefix(gz) + "identifying" + COPY + PART);
-        MessageDigest sha256;
-        try {
-            sha256 = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every JVM", e);
-        }
         if (inflateInto(gz, name, part, maxBytes, stop, sha256) < 0) {
             return null;
         }

@@ -72,13 +72,15 @@ class GzipInputTest {
                 gzip(Arrays.copyOfRange(plain, 100, plain.length))));
         String expected = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(plain));
 
-        String fileId = GzipInput.inflateBeside(gz, "items.xml.gz", 1L << 20, () -> false);
+        String fileId = GzipInput.inflateBeside(gz, "items.xml.gz", 1L << 20, () -> false,
+                java.security.MessageDigest.getInstance("SHA-256"));
 
         assertThat(fileId).isEqualTo(expected);
         assertThat(Files.readAllBytes(GzipInput.copyBeside(gz, fileId))).isEqualTo(plain);
         assertThat(listing()).containsExactlyInAnyOrder("items.xml.gz", GzipInput.copyBeside(gz, fileId).getFileName().toString());
         Files.delete(GzipInput.copyBeside(gz, fileId));
-        assertThat(GzipInput.inflateBeside(gz, "items.xml.gz", 1L << 20, () -> true)).isNull();
+        assertThat(GzipInput.inflateBeside(gz, "items.xml.gz", 1L << 20, () -> true,
+                java.security.MessageDigest.getInstance("SHA-256"))).isNull();
         assertThat(listing()).containsExactly("items.xml.gz");
     }
 
