@@ -13,7 +13,7 @@ import io.xmlingest.core.pipeline.StepTimes;
 import io.xmlingest.core.pipeline.PhaseTimes;
 import io.xmlingest.core.pipeline.TransactionalIngestion;
 import io.xmlingest.core.publish.TopicNames;
-import io.xmlingest.core.split.GzipInput;
+import io.xmlingest.core.split.CompressedInput;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,7 +78,7 @@ final class OursExactlyOnce implements Strategy {
                 Files.move(part, compressed, StandardCopyOption.ATOMIC_MOVE);
             }
             // A copy from the run before would be taken as made: every run inflates afresh.
-            GzipInput.deleteCopies(compressed);
+            CompressedInput.deleteCopies(compressed);
         }
         if (context.bootstrapServers() == null) {
             throw new IllegalStateException("the exactly-once strategy needs a broker");
@@ -101,7 +101,7 @@ final class OursExactlyOnce implements Strategy {
         long t0 = System.nanoTime();
         // As the worker identifies a file: a compressed one by its content, inflated on the way.
         String fileId = FileIdentity.ofContent(input, input.getFileName().toString(),
-                config.get(IngestSettings.GZIP_MAX_BYTES), () -> false);
+                config.get(IngestSettings.DECOMPRESSED_MAX_BYTES), () -> false);
         long identify = System.nanoTime() - t0;
         FileJob job = new FileJob(input, input.getFileName().toString(), fileId, Files.size(input), null);
         FileOutcome out = ingestion.ingest(job, session.publisher(), IngestListener.NONE, () -> false);
@@ -135,7 +135,7 @@ final class OursExactlyOnce implements Strategy {
     public void cleanUp() {
         if (gzip && file != null) {
             try {
-                GzipInput.deleteCopies(input(file));
+                CompressedInput.deleteCopies(input(file));
             } catch (java.io.IOException e) {
                 System.err.println("could not delete the inflated copy beside " + input(file) + ": " + e);
             }

@@ -1,6 +1,6 @@
 package io.xmlingest.app.worker;
 
-import io.xmlingest.core.split.GzipInput;
+import io.xmlingest.core.split.CompressedInput;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -362,7 +362,7 @@ final class Inbox {
             Files.writeString(tmp, reportJson, StandardCharsets.UTF_8);
             Files.move(tmp, report, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             // Before the move: a crash between the two leaves a file that inflates again, not a copy of nothing.
-            GzipInput.deleteCopies(claimed);
+            CompressedInput.deleteCopies(claimed);
             Files.move(claimed, target, StandardCopyOption.ATOMIC_MOVE);
             Files.deleteIfExists(sidecar(claimed));
             Files.deleteIfExists(legacyMarker(claimed));

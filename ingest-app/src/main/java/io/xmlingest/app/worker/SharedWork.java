@@ -24,7 +24,7 @@ import io.xmlingest.core.publish.KafkaClientSettings;
 import io.xmlingest.core.publish.KafkaTopics;
 import io.xmlingest.core.publish.MessageHeaders;
 import io.xmlingest.core.publish.TopicNames;
-import io.xmlingest.core.split.GzipInput;
+import io.xmlingest.core.split.CompressedInput;
 import io.xmlingest.core.split.Shard;
 import io.xmlingest.core.split.ShardPlanner;
 import io.xmlingest.core.split.StaxShardPlanner;
@@ -257,11 +257,14 @@ final class SharedWork implements AutoCloseable {
     private void take(Path claimed) {
         String fileId;
         try {
-            if (GzipInput.isGzip(claimed, claimed.getFileName().toString())) {
+            String name = claimed.getFileName().toString();
+            Optional<CompressedInput.Format> compressed = CompressedInput.format(claimed, name);
+            if (compressed.isPresent()) {
                 // Every worker of the group would need the plain copy, and cutting needs it first: not done here.
-                throw new FileFailedException("it is gzip-compressed, and compressed files are not cut into shards: "
-                        + "drop it inflated, or into the inbox of a worker with " + AppSettings.WORK_SHARDS.key() + "=0",
-                        ErrorLocation.ofFile(claimed.getFileName().toString()), AppSettings.WORK_SHARDS.key(), null);
+                throw new FileFailedException("it is a " + compressed.get().noun()
+                        + ", and compressed files are not cut into shards: drop it decompressed, or into the inbox of a "
+                        + "worker with " + AppSettings.WORK_SHARDS.key() + "=0",
+                        ErrorLocation.ofFile(name), AppSettings.WORK_SHARDS.key(), null);
             }
             fileId = FileIdentity.sha256(claimed);
         } catch (FileFailedException e) {

@@ -123,9 +123,9 @@ public final class Worker implements Runnable {
         this.pollMillis = config.get(AppSettings.INBOX_POLL_MS);
         this.maxBackoffMillis = config.get(AppSettings.RETRY_MAX_BACKOFF_MS);
         this.metrics = new WorkerMetrics(config.get(AppSettings.PROGRESS_INTERVAL_MS), this::kafkaUp);
-        long gzipMaxBytes = config.get(IngestSettings.GZIP_MAX_BYTES);
+        long decompressedMaxBytes = config.get(IngestSettings.DECOMPRESSED_MAX_BYTES);
         this.identities = new ClaimIdentity(file -> FileIdentity.ofContent(file, file.getFileName().toString(),
-                gzipMaxBytes, this::stopping));
+                decompressedMaxBytes, this::stopping));
     }
 
     /**

@@ -33,7 +33,7 @@ final class WorkerMetrics implements IngestListener {
     private final LabeledCounter files = registry.counter("xmlingest_files_total",
             "Runs over files ended, by outcome: completed, failed, already_ingested, refused, stopped (left for the next start).", "outcome");
     private final LabeledCounter phases = registry.counter("xmlingest_phase_seconds_total",
-            "Time spent per phase: identify (hashing, and inflating a gzip-compressed file), scan, bind, serialize, "
+            "Time spent per phase: identify (hashing, and inflating a compressed file), scan, bind, serialize, "
                     + "publish (commit).", "phase");
     private final Counter kafkaFailures = registry.counter("xmlingest_kafka_failures_total",
             "Times the worker lost Kafka: a commit had to be retried, or the session reopened.");

@@ -144,8 +144,8 @@ class SharedWorkIT {
         }
         assertThat(h.failed("g.xml.gz")).hasSameBinaryContentAs(gz);
         JsonNode error = WorkerHarness.report(h.failed("g.xml.gz")).get("error");
-        assertThat(error.get("reason").asText()).isEqualTo("it is gzip-compressed, and compressed files are not cut into "
-                + "shards: drop it inflated, or into the inbox of a worker with work.shards=0");
+        assertThat(error.get("reason").asText()).isEqualTo("it is a gzip-compressed file, and compressed files are not cut "
+                + "into shards: drop it decompressed, or into the inbox of a worker with work.shards=0");
         assertThat(error.get("setting").asText()).isEqualTo("work.shards");
         assertThat(h.records()).isEmpty();
     }

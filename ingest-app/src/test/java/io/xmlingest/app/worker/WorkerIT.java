@@ -16,6 +16,7 @@ import io.xmlingest.core.error.IngestException;
 import io.xmlingest.core.pipeline.FileIdentity;
 import io.xmlingest.core.publish.MessageHeaders;
 import io.xmlingest.datagen.DatagenCommand;
+import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -302,7 +303,7 @@ class WorkerIT {
                 "commit.interval.ms", "0");
         Path processing = inbox.resolve("processing").resolve(h.settings.get("worker.id"));
         // Named for the content it holds: the file's identity is that of its inflated content.
-        Path copy = io.xmlingest.core.split.GzipInput.copyBeside(processing.resolve("persons.xml.gz"),
+        Path copy = io.xmlingest.core.split.CompressedInput.copyBeside(processing.resolve("persons.xml.gz"),
                 FileIdentity.sha256(plain));
         try (WorkerHarness.Running w = h.start()) {
             h.drop(gz, "persons.xml.gz");
@@ -346,6 +347,56 @@ class WorkerIT {
         assertThat(report(h.done("two-members.xml.gz")).get("outcome").asText()).isEqualTo("already_ingested");
         assertThat(h.records()).hasSize(20_000);
         assertThat(WorkerHarness.list(processing)).isEmpty();
+    }
+
+    /**
+     * A zip archive of one file, as macOS's Finder makes it (a folder, the file, metadata under
+     * __MACOSX/), is ingested as that file; one of several files fails and publishes nothing; the
+     * same XML dropped plain is the same file.
+     */
+    @Test
+    void aZipArchiveOfOneFileIsIngestedAsItsFileAndOneOfSeveralFails() throws Exception {
+        Path plain = DatagenCommand.generate(data.resolve("persons-3k-zip.xml"), 3_000, 17, 0.0);
+        Path zip = data.resolve("persons.zip");
+        Path two = data.resolve("two.zip");
+        writeZip(zip, "export/", null, "export/persons.xml", plain, "__MACOSX/export/._persons.xml", null);
+        writeZip(two, "a.xml", plain, "b.xml", plain);
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "page.max.records", "500");
+        Path processing = inbox.resolve("processing").resolve(h.settings.get("worker.id"));
+        try (WorkerHarness.Running w = h.start()) {
+            h.drop(zip, "persons.zip");
+            await("persons.zip done", WAIT, () -> Files.exists(h.done("persons.zip")));
+            h.drop(two, "two.zip");
+            h.drop(plain, "persons.xml");
+            await("two.zip failed and persons.xml done", WAIT,
+                    () -> Files.exists(h.failed("two.zip")) && Files.exists(h.done("persons.xml")));
+        }
+        List<ConsumerRecord<byte[], byte[]>> records = h.records();
+        assertThat(indexes(records)).hasSize(3_000);
+        assertThat(records).hasSize(3_000);
+        JsonNode report = report(h.done("persons.zip"));
+        assertThat(report.get("outcome").asText()).isEqualTo("completed");
+        assertThat(report.get("fileId").asText()).isEqualTo(FileIdentity.sha256(plain));
+        assertThat(h.done("persons.zip")).hasSameBinaryContentAs(zip);
+        assertThat(report(h.done("persons.xml")).get("outcome").asText()).isEqualTo("already_ingested");
+        assertThat(report(h.failed("two.zip")).get("error").get("reason").asText())
+                .isEqualTo("not a readable zip archive: it holds 2 files (a.xml, b.xml); an archive of one file is read "
+                        + "(after 0 inflated bytes)");
+        assertThat(h.failed("two.zip")).hasSameBinaryContentAs(two);
+        assertThat(WorkerHarness.list(processing)).isEmpty();
+    }
+
+    /** Entries as name, then the file whose content it holds, or null for none (a folder, metadata). */
+    private static void writeZip(Path zip, Object... entries) throws IOException {
+        try (java.util.zip.ZipOutputStream out = new java.util.zip.ZipOutputStream(Files.newOutputStream(zip))) {
+            for (int i = 0; i < entries.length; i += 2) {
+                out.putNextEntry(new java.util.zip.ZipEntry((String) entries[i]));
+                if (entries[i + 1] != null) {
+                    Files.copy((Path) entries[i + 1], out);
+                }
+                out.closeEntry();
+            }
+        }
     }
 
     @Test

@@ -34,11 +34,12 @@ public final class IngestSettings {
     /** The record.class entry that means "no model": the record is converted schema-less. */
     public static final String SCHEMALESS = "-";
 
-    public static final Setting<Long> GZIP_MAX_BYTES = Setting.of("file.gzip.max.bytes", SettingType.BYTES,
-            64L << 30,
-            "Largest size a gzip-compressed input file may inflate to. Such a file is inflated to a plain copy "
-                    + "before it is read (the worker's in processing/, ingest's in java.io.tmpdir); one that inflates "
-                    + "beyond this fails, so that a small file cannot fill the disk.", between(1L << 20, 1L << 50));
+    public static final Setting<Long> DECOMPRESSED_MAX_BYTES = Setting.of("file.decompressed.max.bytes",
+            SettingType.BYTES, 64L << 30,
+            "Largest size a compressed input file (gzip, or a zip archive of one file) may decompress to. Such a "
+                    + "file is decompressed to a plain copy before it is read (the worker's in processing/, ingest's "
+                    + "in java.io.tmpdir); one that decompresses beyond this fails, so that a small file cannot fill "
+                    + "the disk.", between(1L << 20, 1L << 50));
 
     public static final Setting<List<String>> RECORD_CLASS = Setting.of("record.class",
             SettingType.listOf(SettingType.STRING), List.of("io.xmlingest.sample.persons.Person"),
@@ -240,7 +241,7 @@ public final class IngestSettings {
 
     public static final List<Setting<?>> ALL = List.of(
             RECORD_ELEMENT, RECORD_CLASS, MODEL_PATH, RECORD_KEY, RECORD_SCHEMA, RECORD_UNMAPPED_CONTENT, RECORD_MAX_REJECTED,
-            REQUIRE_RECORDS, GZIP_MAX_BYTES,
+            REQUIRE_RECORDS, DECOMPRESSED_MAX_BYTES,
             TOPIC, TOPIC_DEAD_LETTERS, TOPIC_STATUS, TOPIC_CHECKPOINTS, TOPIC_PARTITIONS, TOPIC_REPLICATION_FACTOR, TOPIC_READY_TIMEOUT_MS,
             PAGE_MAX_RECORDS, PAGE_MAX_BYTES, COMMIT_INTERVAL_MS, BIND_THREADS, PUBLISH_MAX_PAGES_IN_FLIGHT,
             BOOTSTRAP_SERVERS, COMPRESSION, LINGER_MS, BATCH_SIZE, MAX_REQUEST_SIZE, DELIVERY_TIMEOUT_MS,

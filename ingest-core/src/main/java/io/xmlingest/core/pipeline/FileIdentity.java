@@ -2,7 +2,7 @@ package io.xmlingest.core.pipeline;
 
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.FileFailedException;
-import io.xmlingest.core.split.GzipInput;
+import io.xmlingest.core.split.CompressedInput;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -14,7 +14,7 @@ import java.util.HexFormat;
 import java.util.function.BooleanSupplier;
 
 /**
- * A file's identity is its content, not its name: the SHA-256 of its bytes (of a gzip-compressed
+ * A file's identity is its content, not its name: the SHA-256 of its bytes (of a compressed
  * file, of its inflated bytes). The same export
  * dropped twice under two names is one file; a changed file under an old name is a new one.
  */
@@ -23,25 +23,26 @@ public final class FileIdentity {
     }
 
     /**
-     * The identity of what is ingested from the file: its SHA-256, or for a gzip-compressed file
+     * The identity of what is ingested from the file: its SHA-256, or for a compressed file (gzip, zip)
      * the SHA-256 of its inflated content, inflated on the way into its copy beside it
-     * ({@link GzipInput#inflateBeside}), where reading it takes it up. The same XML dropped plain,
+     * ({@link CompressedInput#inflateBeside}), where reading it takes it up. The same XML dropped plain,
      * or compressed in any way, is then one file.
      *
      * @return null when asked to stop while inflating
      */
-    public static String ofContent(Path file, String name, long gzipMaxBytes, BooleanSupplier stop) {
-        return GzipInput.isGzip(file, name) ? GzipInput.inflateBeside(file, name, gzipMaxBytes, stop, newSha256())
+    public static String ofContent(Path file, String name, long decompressedMaxBytes, BooleanSupplier stop) {
+        return CompressedInput.isCompressed(file, name)
+                ? CompressedInput.inflateBeside(file, name, decompressedMaxBytes, stop, newSha256())
                 : sha256(file);
     }
 
     /**
-     * Inflates a gzip-compressed file into {@code copy} and returns the identity of its content,
+     * Inflates a compressed file into {@code copy} and returns the identity of its content,
      * hashed as it inflates rather than read again afterwards.
      */
-    static String inflatedInto(Path gz, String name, Path copy, long gzipMaxBytes) {
+    static String inflatedInto(Path gz, String name, Path copy, long decompressedMaxBytes) {
         MessageDigest digest = newSha256();
-        GzipInput.inflate(gz, name, copy, gzipMaxBytes, () -> false, digest);
+        CompressedInput.inflate(gz, name, copy, decompressedMaxBytes, () -> false, digest);
         return HexFormat.of().formatHex(digest.digest());
     }
 

@@ -13,7 +13,7 @@ import io.xmlingest.core.page.PagePolicy;
 import io.xmlingest.core.publish.PagePublisher;
 import io.xmlingest.core.publish.PartlyPublished;
 import io.xmlingest.core.split.DoctypePolicy;
-import io.xmlingest.core.split.GzipInput;
+import io.xmlingest.core.split.CompressedInput;
 import io.xmlingest.core.split.RecordSplitter;
 import io.xmlingest.core.split.SplitPosition;
 import io.xmlingest.core.split.RecordElements;
@@ -39,7 +39,7 @@ public final class IngestionPipeline {
     private final PagePolicy pagePolicy;
     private final int maxPagesInFlight;
     private final int maxRejected;
-    private final long gzipMaxBytes;
+    private final long decompressedMaxBytes;
     private final ConvertedRecords.Plan conversion;
     private final PagePublisher publisher;
     private final IngestListener listener;
@@ -50,7 +50,7 @@ public final class IngestionPipeline {
         this.pagePolicy = new PagePolicy(config.get(IngestSettings.PAGE_MAX_RECORDS), config.get(IngestSettings.PAGE_MAX_BYTES));
         this.maxPagesInFlight = config.get(IngestSettings.PUBLISH_MAX_PAGES_IN_FLIGHT);
         this.maxRejected = config.get(IngestSettings.RECORD_MAX_REJECTED);
-        this.gzipMaxBytes = config.get(IngestSettings.GZIP_MAX_BYTES);
+        this.decompressedMaxBytes = config.get(IngestSettings.DECOMPRESSED_MAX_BYTES);
         this.conversion = ConvertedRecords.Plan.of(config, model);
         this.publisher = publisher;
         this.listener = listener;
@@ -89,11 +89,11 @@ public final class IngestionPipeline {
         long started = System.nanoTime();
         String name = file.toString();
         long fileBytes = size(file);
-        if (GzipInput.isGzip(file, name)) {
+        if (CompressedInput.isCompressed(file, name)) {
             Path copy = temporaryCopy(file, name);
             try {
                 // Its identity is its content's, as the worker's is: the same XML plain or compressed is one file.
-                return ingest(copy, name, FileIdentity.inflatedInto(file, name, copy, gzipMaxBytes), fileBytes, started);
+                return ingest(copy, name, FileIdentity.inflatedInto(file, name, copy, decompressedMaxBytes), fileBytes, started);
             } finally {
                 try {
                     Files.deleteIfExists(copy);
@@ -106,7 +106,7 @@ public final class IngestionPipeline {
     }
 
     /**
-     * Where a gzip-compressed file's plain copy goes: java.io.tmpdir, deleted after the file, and at
+     * Where a compressed file's plain copy goes: java.io.tmpdir, deleted after the file, and at
      * exit if Ctrl-C or SIGTERM ends the command first. Inflating and hashing it count in the
      * identify phase.
      */
@@ -115,7 +115,7 @@ public final class IngestionPipeline {
         try {
             copy = Files.createTempFile("xmlingest-", "-" + file.getFileName() + ".xml");
         } catch (IOException e) {
-            throw new FileFailedException("cannot make the gzip-compressed file's inflated copy in "
+            throw new FileFailedException("cannot make the compressed file's inflated copy in "
                     + System.getProperty("java.io.tmpdir") + " (java.io.tmpdir): " + IoProblems.why(e),
                     ErrorLocation.ofFile(name), null, e);
         }
@@ -126,7 +126,7 @@ public final class IngestionPipeline {
 
     private FileSummary ingest(Path file, String name, String fileId, long fileBytes, long started) {
         long identified = System.nanoTime();
-        // Progress is measured in what is read: for a gzip-compressed file, its inflated copy.
+        // Progress is measured in what is read: for a compressed file, its inflated copy.
         Run run = new Run(name, fileId, size(file));
         // Closed in reverse: the reader stops before the file it reads is closed.
         try (RecordSplitter splitter = StaxRecordSplitter.open(file, name, recordElement, limits);

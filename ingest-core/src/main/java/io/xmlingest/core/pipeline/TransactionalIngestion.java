@@ -16,7 +16,7 @@ import io.xmlingest.core.publish.TopicNames;
 import io.xmlingest.core.publish.TransactionalPublisher;
 import io.xmlingest.core.split.RawRecord;
 import io.xmlingest.core.split.RecordSplitter;
-import io.xmlingest.core.split.GzipInput;
+import io.xmlingest.core.split.CompressedInput;
 import io.xmlingest.core.split.ResumePoint;
 import io.xmlingest.core.split.SplitPosition;
 import io.xmlingest.core.split.RecordElements;
@@ -47,7 +47,7 @@ public final class TransactionalIngestion {
     private final int maxRejected;
     private final long commitIntervalNanos;
     private final long maxRawBytes;
-    private final long gzipMaxBytes;
+    private final long decompressedMaxBytes;
     private final ConvertedRecords.Plan conversion;
     private final TopicNames topics;
     private final String worker;
@@ -61,7 +61,7 @@ public final class TransactionalIngestion {
         this.commitIntervalNanos = config.get(IngestSettings.COMMIT_INTERVAL_MS) * 1_000_000L;
         long maxRequest = config.get(IngestSettings.MAX_REQUEST_SIZE);
         this.maxRawBytes = maxRawBytes(maxRequest);
-        this.gzipMaxBytes = config.get(IngestSettings.GZIP_MAX_BYTES);
+        this.decompressedMaxBytes = config.get(IngestSettings.DECOMPRESSED_MAX_BYTES);
         this.conversion = ConvertedRecords.Plan.of(config, model);
         this.worker = worker;
     }
@@ -163,7 +163,7 @@ public final class TransactionalIngestion {
         long pendingDeadLetters;
         long publish;
         long spentScan;
-        /** Inflating a gzip-compressed file, counted in the identify phase with its hash (as ingest counts it). */
+        /** Inflating a compressed file, counted in the identify phase with its hash (as ingest counts it). */
         long inflateNanos;
         long spentInflate;
         /** The size of what is read: the file's, or its inflated copy's; progress is measured against it. */
@@ -285,19 +285,19 @@ public final class TransactionalIngestion {
         }
 
         /**
-         * The file, or a gzip-compressed file's plain copy beside it ({@link GzipInput#copyBeside}),
+         * The file, or a compressed file's plain copy beside it ({@link CompressedInput#copyBeside}),
          * made once: a restart finds it whole and resumes in it; whoever moves the file on deletes it.
          * Shards are never compressed: a file is cut only once it is plain. Null when asked to stop
          * while inflating.
          */
         private Path readable(BooleanSupplier stop) {
-            if (job.shard() != null || !GzipInput.isGzip(job.path(), job.name())) {
+            if (job.shard() != null || !CompressedInput.isCompressed(job.path(), job.name())) {
                 return job.path();
             }
-            Path copy = GzipInput.copyBeside(job.path(), job.fileId());
+            Path copy = CompressedInput.copyBeside(job.path(), job.fileId());
             if (!Files.isRegularFile(copy)) {
                 long t0 = System.nanoTime();
-                long inflated = GzipInput.inflate(job.path(), job.name(), copy, gzipMaxBytes, stop);
+                long inflated = CompressedInput.inflate(job.path(), job.name(), copy, decompressedMaxBytes, stop);
                 inflateNanos = System.nanoTime() - t0;
                 if (inflated < 0) {
                     return null;

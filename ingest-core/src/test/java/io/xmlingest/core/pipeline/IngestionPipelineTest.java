@@ -55,7 +55,7 @@ class IngestionPipelineTest {
     }
 
     @Test
-    void aGzipFileIsIngestedAsItsPlainContentAndItsTemporaryCopyDeleted() throws Exception {
+    void aGzipFileOrZipArchiveIsIngestedAsItsPlainContentAndItsTemporaryCopyDeleted() throws Exception {
         StringBuilder records = new StringBuilder();
         for (long i = 1; i <= 10; i++) {
             records.append(person(i));
@@ -83,6 +83,19 @@ class IngestionPipelineTest {
         try (java.util.stream.Stream<Path> left = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
             assertThat(left.map(p -> p.getFileName().toString())).noneMatch(n -> n.contains(unique));
         }
+
+        // A zip archive of the same one file is the same content again.
+        Path zip = dir.resolve("zip-" + java.util.UUID.randomUUID() + ".zip");
+        try (java.util.zip.ZipOutputStream out = new java.util.zip.ZipOutputStream(Files.newOutputStream(zip))) {
+            out.putNextEntry(new java.util.zip.ZipEntry("plain.xml"));
+            Files.copy(plain, out);
+        }
+        InMemoryPagePublisher fromZip = new InMemoryPagePublisher();
+        FileSummary z = IngestionPipeline.create(config(), fromZip, IngestListener.NONE).ingest(zip);
+        assertThat(z.fileId()).isEqualTo(FileIdentity.sha256(plain));
+        assertThat(published(fromZip)).extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
+                .containsExactlyElementsOf(published(fromPlain).stream()
+                        .map(r -> new String(r.value(), StandardCharsets.UTF_8)).toList());
     }
 
     @Test

@@ -13,7 +13,7 @@ import io.xmlingest.core.page.OutgoingRecord;
 import io.xmlingest.core.publish.Envelope;
 import io.xmlingest.core.publish.InMemoryTransactionalPublisher;
 import io.xmlingest.core.publish.TopicNames;
-import io.xmlingest.core.split.GzipInput;
+import io.xmlingest.core.split.CompressedInput;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -268,7 +268,7 @@ class TransactionalIngestionTest {
         crashRepeatedly(config("page.max.records", "7"), gz);
 
         // Left beside the file for whoever moves it on (the worker's inbox deletes it then).
-        assertThat(Files.readAllBytes(GzipInput.copyBeside(gz, FileIdentity.sha256(gz)))).isEqualTo(plain);
+        assertThat(Files.readAllBytes(CompressedInput.copyBeside(gz, FileIdentity.sha256(gz)))).isEqualTo(plain);
     }
 
     @Test
@@ -276,7 +276,7 @@ class TransactionalIngestionTest {
         byte[] plain = Files.readAllBytes(file("resumed.xml", records(40)));
         Path gz = Files.write(dir.resolve("resumed.xml.gz"), gzip(plain));
         InMemoryTransactionalPublisher first = new InMemoryTransactionalPublisher();
-        Path copy = GzipInput.copyBeside(gz, FileIdentity.sha256(gz));
+        Path copy = CompressedInput.copyBeside(gz, FileIdentity.sha256(gz));
         // Asked to stop once the copy is made: at the first commit.
         FileOutcome stopped = ingestion(config("page.max.records", "10"))
                 .ingest(job(gz, null), first, IngestListener.NONE, () -> Files.exists(copy));
@@ -323,7 +323,7 @@ class TransactionalIngestionTest {
 
         assertThat(stopped.ending()).isEqualTo(FileOutcome.Ending.STOPPED);
         assertThat(first.commits()).isZero();
-        assertThat(GzipInput.copyBeside(gz, FileIdentity.sha256(gz))).doesNotExist();
+        assertThat(CompressedInput.copyBeside(gz, FileIdentity.sha256(gz))).doesNotExist();
         InMemoryTransactionalPublisher second = new InMemoryTransactionalPublisher();
         FileOutcome done = ingestion(config()).ingest(job(gz, null), second, IngestListener.NONE, () -> false);
         assertThat(done.ending()).isEqualTo(FileOutcome.Ending.COMPLETED);
@@ -346,7 +346,7 @@ class TransactionalIngestionTest {
         assertThat(publisher.records()).isEmpty();
         assertThat(events(publisher)).containsExactly("started", "failed");
         assertThat(lastCheckpoint(publisher).state()).isEqualTo(FileState.FAILED);
-        assertThat(GzipInput.copyBeside(gz, FileIdentity.sha256(gz))).doesNotExist();
+        assertThat(CompressedInput.copyBeside(gz, FileIdentity.sha256(gz))).doesNotExist();
     }
 
     @Test
