@@ -39,7 +39,10 @@ public final class AppProcess {
                 .redirectOutput(out.toFile()).redirectError(err.toFile());
         builder.environment().putAll(env);
         Process p = builder.start();
-        assertThat(p.waitFor(5, TimeUnit.MINUTES)).as("%s finished", command).isTrue();
+        if (!p.waitFor(5, TimeUnit.MINUTES)) {
+            p.destroyForcibly();
+            throw new AssertionError(command + " did not finish in 5 minutes; its error stream:\n" + Files.readString(err));
+        }
         return new Result(p.exitValue(), Files.readAllLines(out), Files.readString(err));
     }
 }

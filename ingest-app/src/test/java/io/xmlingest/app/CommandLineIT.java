@@ -79,7 +79,14 @@ class CommandLineIT {
                 .redirectError(dir.resolve("broker.err").toFile()).start();
         try {
             BufferedReader stdout = new BufferedReader(new InputStreamReader(broker.getInputStream(), StandardCharsets.UTF_8));
-            String address = stdout.readLine();
+            // Read aside, so a broker that never prints its address fails the test instead of hanging the build.
+            String address = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return stdout.readLine();
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }).get(3, TimeUnit.MINUTES);
             assertThat(address).as(Files.readString(dir.resolve("broker.err"))).isEqualTo("127.0.0.1:" + port);
 
             Result ingest = run("ingest", "p.xml", "--topic", "people", "--bootstrap-servers", address);
