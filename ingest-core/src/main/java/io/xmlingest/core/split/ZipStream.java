@@ -5,6 +5,8 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
@@ -32,6 +34,13 @@ final class ZipStream implements CompressedStream {
     private static final int END64_LOCATOR = 0x07064b50;
     private static final int END64 = 0x06064b50;
     private static final String MACOS_METADATA = "__MACOSX/";
+    /**
+     * How names not flagged as UTF-8 are read: in IBM437, as the zip format says and Windows' own
+     * zip tool writes them. Read as UTF-8, the JDK's default here, one such name with a byte above
+     * 127 fails the whole archive ("bad entry name"). Names flagged as UTF-8 are read as UTF-8.
+     */
+    private static final Charset NAMES = Charset.isSupported("IBM437") ? Charset.forName("IBM437")
+            : StandardCharsets.ISO_8859_1;
 
     private final ZipFile zip;
     private final ZipEntry entry;
@@ -49,7 +58,7 @@ final class ZipStream implements CompressedStream {
             throw new ZipException("its directory lists " + directory.entries + " entries in " + directory.bytes
                     + " bytes; an archive of one file is read");
         }
-        zip = new ZipFile(file.toFile());
+        zip = new ZipFile(file.toFile(), ZipFile.OPEN_READ, NAMES);
         try {
             List<? extends ZipEntry> files = zip.stream()
                     .filter(e -> !e.isDirectory() && !e.getName().startsWith(MACOS_METADATA))

@@ -313,6 +313,27 @@ class CompressedInputTest {
     }
 
     @Test
+    void aNameWrittenInTheZipFormatsOwnCodePageIsReadNotRefused() throws Exception {
+        byte[] plain = xml(10);
+        // As Windows' zip tool writes "M\u00fcller.xml": in IBM437 (\u00fc is byte 0x81), not flagged as UTF-8.
+        ByteArrayOutputStream archive = new ByteArrayOutputStream();
+        try (java.util.zip.ZipOutputStream zip = new java.util.zip.ZipOutputStream(archive,
+                java.nio.charset.Charset.forName("IBM437"))) {
+            zip.putNextEntry(new java.util.zip.ZipEntry("M\u00fcller.xml"));
+            zip.write(plain);
+        }
+        assertThat(indexOf(archive.toByteArray(), new byte[] {'M', (byte) 0x81, 'l'})).isPositive();
+        Path windows = Files.write(dir.resolve("windows.zip"), archive.toByteArray());
+        Path copy = CompressedInput.copyBeside(windows, "ab");
+
+        assertThat(CompressedInput.inflate(windows, "windows.zip", copy, 1L << 20, () -> false)).isEqualTo(plain.length);
+        assertThat(Files.readAllBytes(copy)).isEqualTo(plain);
+        Path two = Files.write(dir.resolve("two.zip"), zip("M\u00fcller.xml", plain, "b.xml", plain));
+        assertThatThrownBy(() -> CompressedInput.inflate(two, "two.zip", copy, 1L << 20, () -> false))
+                .hasMessageContaining("it holds 2 files (M\u00fcller.xml, b.xml)");
+    }
+
+    @Test
     void aZipArchiveOfSeveralFilesOrNoneFailsNamingThem() throws Exception {
         Path several = Files.write(dir.resolve("several.zip"), zip("a.xml", xml(1), "b.xml", xml(2), "c.xml", xml(3),
                 "d.xml", xml(4)));
