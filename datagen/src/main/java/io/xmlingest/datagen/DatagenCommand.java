@@ -14,6 +14,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 import java.util.zip.GZIPOutputStream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
 import java.util.concurrent.Callable;
 import javax.xml.namespace.QName;
 import picocli.CommandLine.Command;
@@ -56,6 +58,11 @@ public final class DatagenCommand implements Callable<Integer> {
             + "default file name then ends in .xml.gz. The worker and ingest inflate such files themselves.")
     boolean gzip;
 
+    @Option(names = "--zip", description = "Write a zip archive holding the file, as registries often publish "
+            + "theirs; the default file name then ends in .xml.zip. The worker and ingest inflate such archives "
+            + "themselves.")
+    boolean zip;
+
     @Option(names = "--seed", defaultValue = "42", description = "Random seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
@@ -91,8 +98,12 @@ public final class DatagenCommand implements Callable<Integer> {
         if (!(invalidRate >= 0 && invalidRate <= 1)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--invalid-rate must be between 0 and 1");
         }
+        if (gzip && zip) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--gzip and --zip: choose one");
+        }
+        Packing packing = gzip ? Packing.GZIP : zip ? Packing.ZIP : Packing.PLAIN;
         boolean toStdout = out != null && out.toString().equals("-");
-        Path target = out != null ? out : Path.of("persons-" + records + (gzip ? ".xml.gz" : ".xml"));
+        Path target = out != null ? out : Path.of("persons-" + records + ".xml" + packing.suffix);
         if (!toStdout && Files.isDirectory(target)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--out " + target + " is a directory");
         }
@@ -110,12 +121,12 @@ public final class DatagenCommand implements Callable<Integer> {
         if (toStdout || asIs) {
             OutputStream raw = toStdout ? new FileOutputStream(FileDescriptor.out) : Files.newOutputStream(target);
             CountingOutputStream stream = new CountingOutputStream(new BufferedOutputStream(raw, 1 << 16));
-            try (OutputStream sink = gzip ? new GZIPOutputStream(stream, 1 << 16) : stream) {
+            try (OutputStream sink = packing.wrap(stream, toStdout ? "persons-" + records + ".xml" : entryName(target))) {
                 invalid = write(sink, records, seed, invalidRate, bar);
             }
             written = stream.count;
         } else {
-            invalid = generate(target, records, seed, invalidRate, gzip, bar);
+            invalid = generate(target, records, seed, invalidRate, packing, bar);
             written = Files.size(target);
         }
         bar.done();
@@ -124,7 +135,7 @@ public final class DatagenCommand implements Callable<Integer> {
         (toStdout || asIs ? System.err : System.out).printf(Locale.ROOT,
                 "wrote %d records%s, %d bytes%s to %s in %.1f s (%.0f records/s)%n",
                 records, invalidRate > 0 ? " (" + invalid + " invalid on purpose)" : "", written,
-                gzip ? " gzip-compressed" : "",
+                packing.summary,
                 toStdout ? "standard output" : target, seconds, records / Math.max(seconds, 1e-9));
         return 0;
     }
@@ -191,23 +202,56 @@ public final class DatagenCommand implements Callable<Integer> {
 
     /** Writes a persons file of {@code count} records at {@code file}, a fraction of them invalid. */
     public static Path generate(Path file, long count, long seed, double invalidRate) throws IOException {
-        generate(file, count, seed, invalidRate, false, Progress.NONE);
+        generate(file, count, seed, invalidRate, Packing.PLAIN, Progress.NONE);
         return file;
     }
 
     /** As {@link #generate(Path, long, long, double)}, gzip-compressed. */
     public static Path generateGzip(Path file, long count, long seed, double invalidRate) throws IOException {
-        generate(file, count, seed, invalidRate, true, Progress.NONE);
+        generate(file, count, seed, invalidRate, Packing.GZIP, Progress.NONE);
         return file;
     }
 
+    /** The name of the one file in a zip archive: the archive's, less ".zip". */
+    private static String entryName(Path archive) {
+        String name = archive.getFileName().toString();
+        return name.endsWith(".zip") && name.length() > 4 ? name.substring(0, name.length() - 4) : name + ".xml";
+    }
+
+    /** How what is written is packed. */
+    private enum Packing {
+        PLAIN("", ""), GZIP(".gz", " gzip-compressed"), ZIP(".zip", " in a zip archive");
+
+        final String suffix;
+        final String summary;
+
+        Packing(String suffix, String summary) {
+            this.suffix = suffix;
+            this.summary = summary;
+        }
+
+        /** The stream the records are written to; closing it ends the gzip member or the archive. */
+        OutputStream wrap(OutputStream stream, String entry) throws IOException {
+            switch (this) {
+                case GZIP:
+                    return new GZIPOutputStream(stream, 1 << 16);
+                case ZIP:
+                    ZipOutputStream zip = new ZipOutputStream(stream);
+                    zip.putNextEntry(new ZipEntry(entry));
+                    return zip;
+                default:
+                    return stream;
+            }
+        }
+    }
+
     /** Writes beside the target and renames, so a reader (an inbox, a cache) never sees a half-written file. */
-    private static long generate(Path file, long count, long seed, double invalidRate, boolean gzip, Progress progress)
+    private static long generate(Path file, long count, long seed, double invalidRate, Packing packing, Progress progress)
             throws IOException {
         Path partial = file.resolveSibling(file.getFileName() + ".part");
         long invalid;
         try (OutputStream stream = Files.newOutputStream(partial);
-             OutputStream sink = gzip ? new GZIPOutputStream(stream, 1 << 16) : stream) {
+             OutputStream sink = packing.wrap(stream, entryName(file))) {
             invalid = write(sink, count, seed, invalidRate, progress);
         }
         Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

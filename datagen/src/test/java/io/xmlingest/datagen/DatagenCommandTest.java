@@ -79,6 +79,23 @@ class DatagenCommandTest {
     }
 
     @Test
+    void zipWritesTheSameRecordsAsTheOneFileOfAnArchive() throws Exception {
+        Path plain = DatagenCommand.generate(dir.resolve("plain.xml"), 300, 42, 0.1);
+        Path zip = dir.resolve("persons-300.xml.zip");
+        assertThat(run("--records", "300", "--invalid-rate", "0.1", "--zip", "--out", zip.toString())).isZero();
+
+        try (java.util.zip.ZipFile archive = new java.util.zip.ZipFile(zip.toFile())) {
+            assertThat(archive.stream().map(java.util.zip.ZipEntry::getName)).containsExactly("persons-300.xml");
+            try (InputStream in = archive.getInputStream(archive.getEntry("persons-300.xml"))) {
+                assertThat(in.readAllBytes()).isEqualTo(Files.readAllBytes(plain));
+            }
+        }
+        assertThat(dir.resolve("persons-300.xml.zip.part")).doesNotExist();
+        assertThat(run("--records", "3", "--zip", "--gzip")).isEqualTo(2);
+        assertThat(err.toString()).contains("--gzip and --zip: choose one");
+    }
+
+    @Test
     void aDirectoryOrAMissingOneIsRefused() {
         assertThat(run("--records", "2", "--out", dir.toString())).isEqualTo(2);
         assertThat(err.toString()).contains("--out " + dir + " is a directory").doesNotContain("\tat ");
