@@ -24,6 +24,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.zip.GZIPOutputStream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
 
 /**
  * Ours, the worker's exactly-once path: {@link TransactionalIngestion} through a Kafka session into
@@ -40,7 +42,7 @@ final class OursExactlyOnce implements Strategy {
 
     private static final Duration CHECK_TIMEOUT = Duration.ofMinutes(5);
 
-    private final boolean gzip;
+    private final CompressedInput.Format packing;
     private Path file;
     private RecordModel model;
     private IngestConfig config;
@@ -48,31 +50,33 @@ final class OursExactlyOnce implements Strategy {
     private KafkaSession session;
 
     OursExactlyOnce() {
-        this(false);
+        this(null);
     }
 
     /**
-     * @param gzip read the file gzip-compressed (made once beside it, untimed), as a worker given
-     *             a compressed export does: its inflation into a plain copy is timed with the rest
+     * @param packing null for the plain file; otherwise read the file compressed so (made once
+     *                beside it, untimed), as a worker given a compressed export does: its inflation
+     *                into a plain copy is timed with the rest
      */
-    OursExactlyOnce(boolean gzip) {
-        this.gzip = gzip;
+    OursExactlyOnce(CompressedInput.Format packing) {
+        this.packing = packing;
     }
 
-    /** What the worker is given: the file, or its gzip-compressed twin beside it. */
+    /** What the worker is given: the file, or its compressed twin beside it. */
     private Path input(Path file) {
-        return gzip ? file.resolveSibling(file.getFileName() + ".gz") : file;
+        return packing == null ? file
+                : file.resolveSibling(file.getFileName() + (packing == CompressedInput.Format.GZIP ? ".gz" : ".zip"));
     }
 
     @Override
     public void prepare(Path file, Context context) throws Exception {
         this.file = file;
-        if (gzip) {
+        if (packing != null) {
             Path compressed = input(file);
             if (!Files.exists(compressed)
                     || Files.getLastModifiedTime(compressed).compareTo(Files.getLastModifiedTime(file)) < 0) {
                 Path part = compressed.resolveSibling(compressed.getFileName() + ".part");
-                try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(part), 1 << 16)) {
+                try (OutputStream out = compressing(Files.newOutputStream(part), file.getFileName().toString())) {
                     Files.copy(file, out);
                 }
                 Files.move(part, compressed, StandardCopyOption.ATOMIC_MOVE);
@@ -93,6 +97,15 @@ final class OursExactlyOnce implements Strategy {
         ingestion = new TransactionalIngestion(config, model, "bench");
         session = KafkaSession.open(config, ingestion.topics(), run, () -> false, OursExactlyOnce::trouble,
                 StepTimes.NONE);
+    }
+
+    private OutputStream compressing(OutputStream out, String name) throws java.io.IOException {
+        if (packing == CompressedInput.Format.GZIP) {
+            return new GZIPOutputStream(out, 1 << 16);
+        }
+        ZipOutputStream zip = new ZipOutputStream(new java.io.BufferedOutputStream(out, 1 << 16));
+        zip.putNextEntry(new ZipEntry(name));
+        return zip;
     }
 
     @Override
@@ -133,7 +146,7 @@ final class OursExactlyOnce implements Strategy {
 
     @Override
     public void cleanUp() {
-        if (gzip && file != null) {
+        if (packing != null && file != null) {
             try {
                 CompressedInput.deleteCopies(input(file));
             } catch (java.io.IOException e) {

@@ -2,6 +2,7 @@ package io.xmlingest.bench.strategy;
 
 import com.ctc.wstx.stax.WstxInputFactory;
 import io.xmlingest.core.encode.JsonRecordEncoder;
+import io.xmlingest.core.split.CompressedInput;
 import io.xmlingest.sample.persons.Person;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,7 +56,11 @@ public final class Strategies {
                 + "file hash timed (identify), every run checked afterwards with a read_committed consumer",
                 OursExactlyOnce::new);
         add("ours-exactly-once-gzip", Kind.OURS, true, "the worker path given the file gzip-compressed: inflating "
-                + "it into a plain copy timed with the rest, every run checked as above", () -> new OursExactlyOnce(true));
+                + "it into a plain copy timed with the rest, every run checked as above",
+                () -> new OursExactlyOnce(CompressedInput.Format.GZIP));
+        add("ours-exactly-once-zip", Kind.OURS, true, "the worker path given the file as the one file of a zip "
+                + "archive: inflating it into a plain copy timed with the rest, every run checked as above",
+                () -> new OursExactlyOnce(CompressedInput.Format.ZIP));
     }
 
     private static Strategy woodstoxJaxbJson() {
