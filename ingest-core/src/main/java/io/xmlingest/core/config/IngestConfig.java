@@ -57,6 +57,12 @@ public final class IngestConfig {
         for (String name : env.keySet()) {
             if (name.startsWith("XMLINGEST_") && !byEnv.containsKey(name)
                     && families.stream().noneMatch(f -> f.memberOfEnvVar(name).isPresent())) {
+                for (Map.Entry<String, String> r : RENAMED.entrySet()) {
+                    if (envVarOf(r.getKey()).equals(name)) {
+                        throw new ConfigException(name, "environment variable " + name + " was renamed "
+                                + envVarOf(r.getValue()) + " (setting " + r.getValue() + "): use that name");
+                    }
+                }
                 throw new ConfigException(name, "unknown environment variable " + name
                         + "; known: " + String.join(", ", byEnv.keySet())
                         + families.stream().map(f -> ", " + f.documentedEnvVar()).collect(Collectors.joining()));
@@ -215,8 +221,21 @@ public final class IngestConfig {
         }
         if (!unknown.isEmpty()) {
             String k = unknown.get(0);
+            if (RENAMED.containsKey(k)) {
+                throw new ConfigException(k, what + " " + k + " was renamed " + RENAMED.get(k) + ": use that name");
+            }
             throw new ConfigException(k, "unknown " + what + " " + k + closest(k, declared.keySet()));
         }
+    }
+
+    /**
+     * Settings that had another name, old to new: a deployment configured with the old name is
+     * told the new one, not only that the old is unknown.
+     */
+    static final Map<String, String> RENAMED = Map.of("file.gzip.max.bytes", "file.decompressed.max.bytes");
+
+    private static String envVarOf(String key) {
+        return "XMLINGEST_" + key.toUpperCase(java.util.Locale.ROOT).replace('.', '_').replace('-', '_');
     }
 
     /** "; did you mean X?" for the known name nearest to {@code key}, or nothing when none is near. */

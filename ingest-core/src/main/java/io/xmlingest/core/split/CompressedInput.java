@@ -66,16 +66,32 @@ public final class CompressedInput {
     public static Optional<Format> format(Path file, String name) {
         try (InputStream in = Files.newInputStream(file)) {
             byte[] head = in.readNBytes(4);
-            if (head.length >= 2 && (head[0] & 0xff) == 0x1f && (head[1] & 0xff) == 0x8b) {
-                return Optional.of(Format.GZIP);
-            }
-            if (head.length == 4 && head[0] == 'P' && head[1] == 'K'
-                    && (head[2] == 3 && head[3] == 4 || head[2] == 5 && head[3] == 6)) {
-                return Optional.of(Format.ZIP);
-            }
-            return Optional.empty();
+            return format(head, head.length);
         } catch (IOException e) {
             throw FileFailedException.unreadable(name, e);
+        }
+    }
+
+    private static Optional<Format> format(byte[] head, int n) {
+        if (n >= 2 && (head[0] & 0xff) == 0x1f && (head[1] & 0xff) == 0x8b) {
+            return Optional.of(Format.GZIP);
+        }
+        if (n >= 4 && head[0] == 'P' && head[1] == 'K' && (head[2] == 3 && head[3] == 4 || head[2] == 5 && head[3] == 6)) {
+            return Optional.of(Format.ZIP);
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A compressed file that holds another (a zip of a .gz, say) would be read as XML and fail with
+     * a parse error at byte 0 of its copy; it fails here instead, saying what it holds.
+     */
+    private static void refuseNested(Format outer, byte[] head, int n, String name) {
+        Optional<Format> inner = format(head, n);
+        if (inner.isPresent()) {
+            throw new FileFailedException("the " + outer.noun + " holds a " + inner.get().noun + ", compressed twice, "
+                    + "which is not read: decompress it once and drop what that gives", ErrorLocation.ofFile(name), null,
+                    null);
         }
     }
 
@@ -182,8 +198,16 @@ public final class CompressedInput {
         long written = 0;
         try (FileChannel out = output(part, name)) {
             in = format == Format.GZIP ? new GzipStream(Files.newInputStream(gz), size) : new ZipStream(gz);
+            if (in.declaredSize() > maxBytes) {
+                throw new FileFailedException("the " + format.noun + " says it inflates to " + in.declaredSize()
+                        + " bytes, more than " + maxBytes, ErrorLocation.ofFile(name),
+                        IngestSettings.DECOMPRESSED_MAX_BYTES.key(), null);
+            }
             byte[] buffer = new byte[BUFFER];
             for (int n; (n = in.read(buffer, 0, buffer.length)) > 0; ) {
+                if (written == 0) {
+                    refuseNested(format, buffer, n, name);
+                }
                 written += n;
                 if (written > maxBytes) {
                     throw new FileFailedException("the " + format.noun + " inflates to more than " + maxBytes
@@ -204,8 +228,9 @@ public final class CompressedInput {
             force(out, part, name);
         } catch (ZipException | EOFException e) {
             deleteQuietly(part);
-            throw new FileFailedException(format.fault + ": " + e.getMessage() + " ("
-                    + (in == null ? "" : in.where() + ", ") + "after " + written + " inflated bytes)",
+            // Before any byte is inflated, what is wrong is the archive's make-up: no place to name.
+            throw new FileFailedException(format.fault + ": " + (e.getMessage() == null ? e.toString() : e.getMessage())
+                    + (in == null ? "" : " (" + in.where() + ", after " + written + " inflated bytes)"),
                     ErrorLocation.ofFile(name), null, e);
         } catch (CopyNotWritten e) {
             deleteQuietly(part);

@@ -121,6 +121,21 @@ class IngestConfigTest {
     }
 
     @Test
+    void aRenamedSettingNamesItsNewName() {
+        assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("file.gzip.max.bytes", "2MiB")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("setting file.gzip.max.bytes was renamed file.decompressed.max.bytes: use that name");
+        assertThatThrownBy(() -> IngestConfig.resolve(IngestSettings.ALL, Map.of(), Map.of(), Map.of("file.gzip.max.bytes",
+                "2MiB"))).hasMessageStartingWith("config file key file.gzip.max.bytes was renamed file.decompressed.max.bytes");
+        assertThatThrownBy(() -> IngestConfig.resolve(IngestSettings.ALL, Map.of(),
+                Map.of("XMLINGEST_FILE_GZIP_MAX_BYTES", "2MiB"), Map.of()))
+                .hasMessageStartingWith("environment variable XMLINGEST_FILE_GZIP_MAX_BYTES was renamed "
+                        + "XMLINGEST_FILE_DECOMPRESSED_MAX_BYTES (setting file.decompressed.max.bytes): use that name");
+        // Each new name is a declared setting.
+        assertThat(IngestConfig.RENAMED.values()).allMatch(k -> IngestSettings.ALL.stream().anyMatch(s -> s.key().equals(k)));
+    }
+
+    @Test
     void aMissingRequiredSettingNamesItsKeyAndVariable() {
         IngestConfig c = IngestConfig.of(IngestSettings.ALL, Map.of());
         assertThatThrownBy(() -> c.get(IngestSettings.TOPIC))

@@ -291,11 +291,14 @@ class CompressedInputTest {
     }
 
     @Test
-    void theOneFileOfAZipArchiveIsItsContentBesideDirectoriesAndMacosMetadata() throws Exception {
+    void theOneFileOfAZipArchiveIsItsContentBesideDirectoriesAndWhatSystemsAdd() throws Exception {
         byte[] plain = xml(2000);
-        // As macOS's Finder zips a folder: the folder, its file, and resource forks under __MACOSX/.
-        Path archive = Files.write(dir.resolve("export.zip"), zip("export/", new byte[0], "export/persons.xml", plain,
-                "__MACOSX/", new byte[0], "__MACOSX/export/._persons.xml", new byte[] {0, 5, 22, 7}));
+        // As macOS's Finder zips a folder: the folder, its file, .DS_Store, resource forks under __MACOSX/; and
+        // what Windows leaves, with a folder named as old Windows tools write it.
+        Path archive = Files.write(dir.resolve("export.zip"), zip("export/", new byte[0], "export/.DS_Store", new byte[9],
+                "export/persons.xml", plain, "__MACOSX/", new byte[0], "__MACOSX/export/._persons.xml",
+                new byte[] {0, 5, 22, 7}, "export\\old\\", new byte[0], "export/Thumbs.db", new byte[3],
+                "desktop.ini", new byte[2]));
         String expected = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(plain));
 
         String fileId = CompressedInput.inflateBeside(archive, "export.zip", 1L << 20, () -> false,
@@ -337,16 +340,18 @@ class CompressedInputTest {
     void aZipArchiveOfSeveralFilesOrNoneFailsNamingThem() throws Exception {
         Path several = Files.write(dir.resolve("several.zip"), zip("a.xml", xml(1), "b.xml", xml(2), "c.xml", xml(3),
                 "d.xml", xml(4)));
-        Path none = Files.write(dir.resolve("none.zip"), zip("only-a-folder/", new byte[0]));
+        Path none = Files.write(dir.resolve("none.zip"), zip("only-a-folder/", new byte[0], "only-a-folder/.DS_Store",
+                new byte[1]));
 
         assertThatThrownBy(() -> CompressedInput.inflate(several, "several.zip", CompressedInput.copyBeside(several, "ab"),
                 1L << 20, () -> false))
                 .isInstanceOf(FileFailedException.class)
-                .hasMessage("not a readable zip archive: it holds 4 files (a.xml, b.xml, c.xml, ...); an archive of one "
-                        + "file is read (after 0 inflated bytes) [file several.zip]");
+                .hasMessage("not a readable zip archive: it holds 4 files (a.xml, b.xml, c.xml, ...), and an archive of one "
+                        + "file is read: extract them and drop each file [file several.zip]");
         assertThatThrownBy(() -> CompressedInput.inflate(none, "none.zip", CompressedInput.copyBeside(none, "ab"),
                 1L << 20, () -> false))
-                .hasMessage("not a readable zip archive: it holds no file (after 0 inflated bytes) [file none.zip]");
+                .hasMessage("not a readable zip archive: it holds no file (only what operating systems add beside files, "
+                        + "such as only-a-folder/.DS_Store) [file none.zip]");
         assertThat(listing()).containsExactlyInAnyOrder("several.zip", "none.zip");
     }
 
@@ -358,68 +363,149 @@ class CompressedInputTest {
         byte[] damaged = whole.clone();
         damaged[whole.length / 2] ^= 0x01;
         Path bad = Files.write(dir.resolve("damaged.zip"), damaged);
+        byte[] deflated = zip("persons.xml", xml(2000));
+        int central = indexOf(deflated, new byte[] {'P', 'K', 1, 2});
+        Path shortData = Files.write(dir.resolve("short.zip"), shrink(deflated, central, 20, 100));
 
         assertThatThrownBy(() -> CompressedInput.inflate(cut, "cut.zip", CompressedInput.copyBeside(cut, "ab"),
                 1L << 30, () -> false))
                 .isInstanceOf(FileFailedException.class)
                 .hasMessage("not a readable zip archive: it has no end of central directory record: it is cut short, or "
-                        + "not a zip archive (after 0 inflated bytes) [file cut.zip]");
+                        + "not a zip archive [file cut.zip]");
+        int size = xml(2000).length;
         assertThatThrownBy(() -> CompressedInput.inflate(bad, "damaged.zip", CompressedInput.copyBeside(bad, "ab"),
                 1L << 30, () -> false))
                 .hasMessage("not a readable zip archive: its file persons.xml.stored is corrupt: its CRC does not match "
-                        + "its data (in its file persons.xml.stored, after " + xml(2000).length + " inflated bytes) "
-                        + "[file damaged.zip]");
-        assertThat(listing()).containsExactlyInAnyOrder("cut.zip", "damaged.zip");
+                        + "its data (in its file persons.xml.stored, at compressed byte " + size + " of " + size
+                        + ", after " + size + " inflated bytes) [file damaged.zip]");
+        assertThatThrownBy(() -> CompressedInput.inflate(shortData, "short.zip", CompressedInput.copyBeside(shortData, "ab"),
+                1L << 30, () -> false))
+                .hasMessageStartingWith("not a readable zip archive: its file persons.xml's compressed data ends before "
+                        + "its end (in its file persons.xml, at compressed byte ");
+        assertThat(listing()).containsExactlyInAnyOrder("cut.zip", "damaged.zip", "short.zip");
+    }
+
+    /** The archive with the 32-bit field at {@code field} of the directory entry at {@code central} made smaller. */
+    private static byte[] shrink(byte[] archive, int central, int field, int by) {
+        byte[] changed = archive.clone();
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(changed).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.putInt(central + field, b.getInt(central + field) - by);
+        return changed;
     }
 
     @Test
-    void aZipArchiveInflatingBeyondTheLimitOrStoppedLeavesNothing() throws Exception {
-        Path bomb = Files.write(dir.resolve("bomb.zip"), zip("bomb.xml", new byte[4 << 20]));
+    void aZipArchiveOverTheLimitFailsBeforeInflatingOrWhenItLiesAndAStopLeavesNothing() throws Exception {
+        byte[] zeros = zip("bomb.xml", new byte[4 << 20]);
+        Path bomb = Files.write(dir.resolve("bomb.zip"), zeros);
+        // The same archive saying it holds 1 KiB: the limit is kept while inflating all the same.
+        int central = indexOf(zeros, new byte[] {'P', 'K', 1, 2});
+        Path liar = Files.write(dir.resolve("liar.zip"), shrink(zeros, central, 24, (4 << 20) - 1024));
 
         assertThatThrownBy(() -> CompressedInput.inflate(bomb, "bomb.zip", CompressedInput.copyBeside(bomb, "cd"),
                 1L << 20, () -> false))
                 .isInstanceOf(FileFailedException.class)
-                .hasMessage("the zip archive inflates to more than 1048576 bytes (stopped in its file bomb.xml) "
-                        + "[file bomb.zip] (setting: file.decompressed.max.bytes)");
+                .hasMessage("the zip archive says it inflates to 4194304 bytes, more than 1048576 [file bomb.zip] "
+                        + "(setting: file.decompressed.max.bytes)");
+        assertThatThrownBy(() -> CompressedInput.inflate(liar, "liar.zip", CompressedInput.copyBeside(liar, "cd"),
+                1L << 20, () -> false))
+                .hasMessageStartingWith("the zip archive inflates to more than 1048576 bytes (stopped in its file "
+                        + "bomb.xml, at compressed byte ")
+                .hasMessageEndingWith("[file liar.zip] (setting: file.decompressed.max.bytes)");
         java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
         assertThat(CompressedInput.inflate(bomb, "bomb.zip", CompressedInput.copyBeside(bomb, "cd"), 1L << 30,
                 () -> asked.incrementAndGet() == 2)).isEqualTo(-1);
-        assertThat(listing()).containsExactly("bomb.zip");
+        assertThat(listing()).containsExactlyInAnyOrder("bomb.zip", "liar.zip");
     }
 
     @Test
-    void aZipArchiveWhoseDirectoryIsLargerThanOneFilesIsRefusedBeforeItIsRead() throws Exception {
-        // 70,000 entries: more than the end record counts, so the count is in the zip64 end record.
-        Object[] entries = new Object[140_000];
+    void aZipArchiveOfManyEntriesIsReadAnEntryAtATime() throws Exception {
+        // 70,000 folders and one file: more entries than the end record counts, so the zip64 end record gives them.
+        Object[] entries = new Object[140_002];
         for (int i = 0; i < 70_000; i++) {
-            entries[2 * i] = "f" + i;
+            entries[2 * i] = "d" + i + "/";
             entries[2 * i + 1] = new byte[0];
         }
+        entries[140_000] = "persons.xml";
+        entries[140_001] = xml(10);
         Path many = Files.write(dir.resolve("many.zip"), zip(entries));
+        Path copy = CompressedInput.copyBeside(many, "ab");
 
-        assertThatThrownBy(() -> CompressedInput.inflate(many, "many.zip", CompressedInput.copyBeside(many, "ab"),
-                1L << 30, () -> false))
-                .isInstanceOf(FileFailedException.class)
-                .hasMessageMatching("not a readable zip archive: its directory lists 70000 entries in [0-9]+ bytes; an "
-                        + "archive of one file is read \\(after 0 inflated bytes\\) \\[file many.zip\\]");
+        assertThat(CompressedInput.inflate(many, "many.zip", copy, 1L << 30, () -> false)).isEqualTo(xml(10).length);
+        assertThat(Files.readAllBytes(copy)).isEqualTo(xml(10));
     }
 
     @Test
-    void aZipFileCompressedWithAnotherMethodFailsNamingIt() throws Exception {
-        byte[] archive = zip("persons.xml", xml(10));
-        // The method field of the local header (offset 8) and of the directory's entry (offset 10).
-        archive[8] = 12;
+    void zip64EndRecordsWrittenBesideFull32BitFieldsAreRead() throws Exception {
+        // As zip - - writes a stream: zip64 end records before the end record whatever the sizes.
+        byte[] plain = xml(10);
+        byte[] archive = zip("persons.xml", plain);
         int central = indexOf(archive, new byte[] {'P', 'K', 1, 2});
-        archive[central + 10] = 12;
-        Path bzip2 = Files.write(dir.resolve("bzip2.zip"), archive);
+        int end = indexOf(archive, new byte[] {'P', 'K', 5, 6});
+        java.nio.ByteBuffer records = java.nio.ByteBuffer.allocate(76).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        records.putInt(0x06064b50).putLong(44).putShort((short) 45).putShort((short) 45).putInt(0).putInt(0)
+                .putLong(1).putLong(1).putLong(end - central).putLong(central);
+        records.putInt(0x07064b50).putInt(0).putLong(end).putInt(1);
+        byte[] streamed = new byte[archive.length + 76];
+        System.arraycopy(archive, 0, streamed, 0, end);
+        System.arraycopy(records.array(), 0, streamed, end, 76);
+        System.arraycopy(archive, end, streamed, end + 76, archive.length - end);
+        Path z = Files.write(dir.resolve("streamed.zip"), streamed);
+        Path copy = CompressedInput.copyBeside(z, "ab");
 
-        assertThatThrownBy(() -> CompressedInput.inflate(bzip2, "bzip2.zip", CompressedInput.copyBeside(bzip2, "ab"),
+        assertThat(CompressedInput.inflate(z, "streamed.zip", copy, 1L << 30, () -> false)).isEqualTo(plain.length);
+        assertThat(Files.readAllBytes(copy)).isEqualTo(plain);
+    }
+
+    @Test
+    void aFakeEndRecordInTheArchivesCommentIsPassedOver() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (java.util.zip.ZipOutputStream zip = new java.util.zip.ZipOutputStream(out)) {
+            zip.putNextEntry(new java.util.zip.ZipEntry("persons.xml"));
+            zip.write(xml(10));
+            // An end record of its own in the comment, saying the directory is 100 bytes at byte 0.
+            zip.setComment("PK\u0005\u0006\u0000\u0000\u0000\u0000\u0001\u0000\u0001\u0000d\u0000\u0000\u0000"
+                    + "\u0000\u0000\u0000\u0000\u0000\u0000xx");
+        }
+        Path faked = Files.write(dir.resolve("faked.zip"), out.toByteArray());
+        Path copy = CompressedInput.copyBeside(faked, "ab");
+
+        assertThat(CompressedInput.inflate(faked, "faked.zip", copy, 1L << 30, () -> false)).isEqualTo(xml(10).length);
+    }
+
+    @Test
+    void aZipFileEncryptedOrCompressedWithAnotherMethodFailsNamingWhy() throws Exception {
+        byte[] archive = zip("persons.xml", xml(10));
+        int central = indexOf(archive, new byte[] {'P', 'K', 1, 2});
+        byte[] bzip2 = archive.clone();
+        bzip2[8] = 12; // the method, in the local header (offset 8) and in the directory's entry (offset 10)
+        bzip2[central + 10] = 12;
+        byte[] encrypted = archive.clone();
+        encrypted[central + 8] |= 1;
+        Path b = Files.write(dir.resolve("bzip2.zip"), bzip2);
+        Path e = Files.write(dir.resolve("encrypted.zip"), encrypted);
+
+        assertThatThrownBy(() -> CompressedInput.inflate(b, "bzip2.zip", CompressedInput.copyBeside(b, "ab"),
                 1L << 30, () -> false))
                 .isInstanceOf(FileFailedException.class)
-                // The JDK's ZipFile refuses it, in its own words ("bad compression method: 12" in Java 17).
-                .hasMessageStartingWith("not a readable zip archive: ")
-                .hasMessageContaining("method: 12")
-                .hasMessageEndingWith("(after 0 inflated bytes) [file bzip2.zip]");
+                .hasMessage("not a readable zip archive: its file persons.xml is compressed with method 12 (bzip2), which is "
+                        + "not read: only stored and deflated (zip's default) files are; extract it and drop the file "
+                        + "itself, or zip it again with deflate [file bzip2.zip]");
+        assertThatThrownBy(() -> CompressedInput.inflate(e, "encrypted.zip", CompressedInput.copyBeside(e, "ab"),
+                1L << 30, () -> false))
+                .hasMessage("not a readable zip archive: its file persons.xml is encrypted, which is not read: extract it "
+                        + "and drop the file itself [file encrypted.zip]");
+    }
+
+    @Test
+    void aCompressedFileHoldingAnotherFailsSayingSo() throws Exception {
+        Path zipOfGzip = Files.write(dir.resolve("twice.zip"), zip("persons.xml.gz", gzip(xml(10))));
+
+        assertThatThrownBy(() -> CompressedInput.inflate(zipOfGzip, "twice.zip", CompressedInput.copyBeside(zipOfGzip, "ab"),
+                1L << 30, () -> false))
+                .isInstanceOf(FileFailedException.class)
+                .hasMessage("the zip archive holds a gzip-compressed file, compressed twice, which is not read: decompress "
+                        + "it once and drop what that gives [file twice.zip]");
+        assertThat(listing()).containsExactly("twice.zip");
     }
 
     private static int indexOf(byte[] in, byte[] what) {
