@@ -177,7 +177,7 @@ final class Inbox {
      * a name that starts with its file id; empty when that content is there already (being ingested).
      */
     Optional<Path> toSharded(Path claimed, String fileId) {
-        Path target = sharded.resolve(fileId + "." + claimed.getFileName());
+        Path target = sharded.resolve(fit(fileId + "." + claimed.getFileName(), ""));
         try {
             // A link, then the claim removed: a rename would silently replace a file of that name that
             // another worker put there meanwhile, and a link fails instead.
@@ -328,7 +328,7 @@ final class Inbox {
      */
     void recordIdentity(Path claimed, RecordedIdentity identity) {
         Path sidecar = sidecar(claimed);
-        Path tmp = sidecar.resolveSibling(sidecar.getFileName() + ".tmp");
+        Path tmp = claimed.resolveSibling(fit("." + claimed.getFileName(), ".identity.tmp"));
         try {
             Files.writeString(tmp, identity.encode(), StandardCharsets.UTF_8);
             Files.move(tmp, sidecar, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -352,13 +352,14 @@ final class Inbox {
                 : claimed.getFileName().toString();
         Path target = folder.resolve(name);
         if (Files.exists(target)) {
-            target = folder.resolve(name + "." + LocalDateTime.now(clock).format(STAMP) + "-"
-                    + (fileId == null ? "unknown" : fileId.substring(0, Math.min(12, fileId.length()))));
+            target = folder.resolve(fit(name, "." + LocalDateTime.now(clock).format(STAMP) + "-"
+                    + (fileId == null ? "unknown" : fileId.substring(0, Math.min(12, fileId.length())))));
         }
         try {
-            Path report = target.resolveSibling(target.getFileName() + ".report.json");
+            String base = target.getFileName().toString();
+            Path report = target.resolveSibling(fit(base, ".report.json"));
             // Two workers of a group may move the same ended file at once: their reports must not mix.
-            Path tmp = report.resolveSibling(report.getFileName() + "." + UUID.randomUUID() + ".tmp");
+            Path tmp = report.resolveSibling(fit(base, ".report.json." + UUID.randomUUID() + ".tmp"));
             Files.writeString(tmp, reportJson, StandardCharsets.UTF_8);
             Files.move(tmp, report, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             // Before the move: a crash between the two leaves a file that inflates again, not a copy of nothing.
@@ -373,11 +374,55 @@ final class Inbox {
     }
 
     private static Path sidecar(Path claimed) {
-        return claimed.resolveSibling("." + claimed.getFileName() + ".identity");
+        return claimed.resolveSibling(fit("." + claimed.getFileName(), ".identity"));
+    }
+
+    /** Most bytes in a file name on the usual Linux file systems (ext4, xfs, btrfs, tmpfs). */
+    static final int NAME_MAX = 255;
+
+    /**
+     * {@code base + suffix}; where that is longer than a file name may be, {@code base} is cut and
+     * marked with a hash of the whole of it, so the name of a file's report or sidecar can be made,
+     * and found again, whatever the length of the file's own name. Without this, a file whose name
+     * was a few bytes short of the limit could not be finished, and stopped the worker on every start.
+     */
+    static String fit(String base, String suffix) {
+        String whole = base + suffix;
+        if (utf8Length(whole) <= NAME_MAX) {
+            return whole;
+        }
+        String mark = "~" + sha256(base).substring(0, 12);
+        int room = NAME_MAX - utf8Length(mark + suffix);
+        StringBuilder cut = new StringBuilder();
+        int bytes = 0;
+        for (int i = 0; i < base.length(); ) {
+            int cp = base.codePointAt(i);
+            int n = utf8Length(new String(Character.toChars(cp)));
+            if (bytes + n > room) {
+                break;
+            }
+            cut.appendCodePoint(cp);
+            bytes += n;
+            i += Character.charCount(cp);
+        }
+        return cut + mark + suffix;
+    }
+
+    private static int utf8Length(String s) {
+        return s.getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    private static String sha256(String s) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every JVM", e);
+        }
     }
 
     /** Where workers before the identity sidecar kept the hash alone; still read, so an upgrade resumes. */
     private static Path legacyMarker(Path claimed) {
-        return claimed.resolveSibling("." + claimed.getFileName() + ".fileid");
+        return claimed.resolveSibling(fit("." + claimed.getFileName(), ".fileid"));
     }
 }

@@ -3,6 +3,7 @@ package io.xmlingest.app.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -103,6 +104,44 @@ class InboxTest {
         assertThat(names(dir.resolve("processing").resolve("w1"))).isEmpty();
         assertThat(names(dir.resolve("done"))).containsExactly("a.xml", "a.xml.report.json");
         assertThat(names(dir.resolve("failed"))).containsExactly("b.xml", "b.xml.report.json");
+    }
+
+    /**
+     * A name a few bytes short of the file system's 255: the report, the sidecar, a second file of
+     * that name and the name in sharded/ would each be longer, and could not be made, which stopped
+     * the worker on every start with the file left in processing/.
+     */
+    @Test
+    void aFileWithANameNearTheLimitIsFinishedItsDerivedNamesCutAndMarked() throws IOException {
+        Inbox inbox = inbox();
+        String longName = "\u00e9".repeat(100) + "x".repeat(47) + ".xml"; // 251 bytes: 100 two-byte letters
+        Path a = claimed(inbox, longName);
+        RecordedIdentity identity = RecordedIdentity.hashOnly(SHA);
+        inbox.recordIdentity(a, identity);
+        assertThat(inbox.recordedIdentity(a)).contains(identity);
+
+        Path done = inbox.toDone(a, SHA, "{\"first\":1}");
+        Path again = inbox.toDone(claimed(inbox, longName), SHA, "{\"second\":2}");
+
+        assertThat(done.getFileName().toString()).isEqualTo(longName);
+        List<String> names = names(dir.resolve("done"));
+        assertThat(names).hasSize(4).contains(longName).allMatch(n -> n.getBytes(StandardCharsets.UTF_8).length <= 255);
+        assertThat(names.stream().filter(n -> n.endsWith(".report.json")).map(n -> read(dir.resolve("done").resolve(n))))
+                .containsExactlyInAnyOrder("{\"first\":1}", "{\"second\":2}");
+        assertThat(again.getFileName().toString()).contains("~").endsWith("-" + SHA.substring(0, 12));
+        assertThat(Inbox.fit(longName, ".report.json")).isEqualTo(Inbox.fit(longName, ".report.json"))
+                .startsWith("\u00e9".repeat(100)).endsWith(".report.json");
+        assertThat(names(dir.resolve("processing").resolve("w1"))).isEmpty();
+        assertThat(inbox.toSharded(claimed(inbox, longName), SHA)).hasValueSatisfying(p ->
+                assertThat(Inbox.shardedFileId(p)).isEqualTo(SHA));
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.readString(p);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test

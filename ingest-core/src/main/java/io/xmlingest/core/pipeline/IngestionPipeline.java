@@ -113,7 +113,9 @@ public final class IngestionPipeline {
     private static Path temporaryCopy(Path file, String name) {
         Path copy;
         try {
-            copy = Files.createTempFile("xmlingest-", "-" + file.getFileName() + ".xml");
+            // The name only helps a person find it; cut, as the worker cuts its copy's, so a long one still fits.
+            String named = file.getFileName().toString();
+            copy = Files.createTempFile("xmlingest-", "-" + named.substring(0, Math.min(named.length(), 100)) + ".xml");
         } catch (IOException e) {
             throw new FileFailedException("cannot make the compressed file's inflated copy in "
                     + System.getProperty("java.io.tmpdir") + " (java.io.tmpdir): " + IoProblems.why(e),
