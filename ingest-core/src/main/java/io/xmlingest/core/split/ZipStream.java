@@ -238,6 +238,11 @@ final class ZipStream implements CompressedStream {
                 file = e;
             }
         }
+        if (cen.read != bytes) {
+            // An entry the count leaves out would be a file passed over without a word.
+            throw new ZipException("its central directory is damaged: its end record counts " + entries + " entries in "
+                    + bytes + " bytes, and they take " + cen.read);
+        }
         if (files == 0) {
             throw new ZipException("it holds no file" + (passedOver.isEmpty() ? ""
                     : " (only what operating systems add beside files, such as " + String.join(", ", passedOver) + ")"));
@@ -261,7 +266,7 @@ final class ZipStream implements CompressedStream {
                     + e.localOffset + ")");
         }
         long start = e.localOffset + 30 + Short.toUnsignedInt(local.getShort(26)) + Short.toUnsignedInt(local.getShort(28));
-        if (start + e.compressedSize > channel.size()) {
+        if (e.compressedSize > channel.size() - start) {
             throw new EOFException("the archive ends inside its file " + e.name);
         }
         return start;
@@ -287,25 +292,30 @@ final class ZipStream implements CompressedStream {
             int comment = Short.toUnsignedInt(b.getShort(at + 20));
             // Zip64 end records come before the end record, found by the locator just before it; a writer that
             // streams (zip - -) writes them whatever the sizes, with the 32-bit fields filled in as well.
+            String fault = null;
             if (endAt >= 20) {
                 ByteBuffer locator = readAt(channel, endAt - 20, 20);
                 if (locator.getInt(0) == END64_LOCATOR) {
                     long end64At = locator.getLong(8);
-                    ByteBuffer end64 = end64At >= 0 && end64At <= endAt - 56 ? readAt(channel, end64At, 56) : null;
+                    ByteBuffer end64 = end64At >= 0 && end64At <= endAt - 20 - 56 ? readAt(channel, end64At, 56) : null;
                     if (end64 == null || end64.getInt(0) != END64) {
-                        throw new ZipException("its zip64 end of central directory record is not where its locator says");
+                        fault = "its zip64 end of central directory record is not where its locator says";
+                    } else {
+                        entries = end64.getLong(32);
+                        bytes = end64.getLong(40);
+                        offset = end64.getLong(48);
+                        endAt = end64At;
                     }
-                    entries = end64.getLong(32);
-                    bytes = end64.getLong(40);
-                    offset = end64.getLong(48);
-                    endAt = end64At;
                 }
             }
-            boolean consistent = offset >= 0 && bytes >= 0 && entries >= 0 && offset + bytes == endAt;
+            // Subtracted, not added: values read from the file may be near Long.MAX_VALUE.
+            boolean consistent = fault == null && offset >= 0 && bytes >= 0 && entries >= 0 && offset <= endAt
+                    && endAt - offset == bytes;
             if (at + END_SIZE + comment == tail || consistent) {
                 if (!consistent) {
-                    throw new ZipException("its central directory is damaged: the end record puts " + bytes
-                            + " bytes of it at byte " + offset + ", which does not end where the end record begins");
+                    throw new ZipException(fault != null ? fault : "its central directory is damaged: the end record "
+                            + "puts " + bytes + " bytes of it at byte " + offset + ", which does not end where the end "
+                            + "record begins");
                 }
                 return new long[] {entries, bytes, offset};
             }
@@ -325,7 +335,7 @@ final class ZipStream implements CompressedStream {
     private static final class Reader {
         private final InputStream in;
         private final long size;
-        private long read;
+        long read;
         private final byte[] fixed = new byte[46];
         private final ByteBuffer head = ByteBuffer.wrap(fixed).order(ByteOrder.LITTLE_ENDIAN);
 

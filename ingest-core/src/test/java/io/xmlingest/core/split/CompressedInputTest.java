@@ -457,6 +457,22 @@ class CompressedInputTest {
     }
 
     @Test
+    void anEndRecordCountingFewerEntriesThanItsDirectoryHoldsFails() throws Exception {
+        byte[] archive = zip("a.xml", xml(1), "b.xml", xml(2));
+        int end = indexOf(archive, new byte[] {'P', 'K', 5, 6});
+        java.nio.ByteBuffer.wrap(archive).order(java.nio.ByteOrder.LITTLE_ENDIAN).putShort(end + 8, (short) 1)
+                .putShort(end + 10, (short) 1);
+        Path under = Files.write(dir.resolve("under.zip"), archive);
+
+        // Read by the count alone, b.xml would be passed over without a word.
+        assertThatThrownBy(() -> CompressedInput.inflate(under, "under.zip", CompressedInput.copyBeside(under, "ab"),
+                1L << 30, () -> false))
+                .isInstanceOf(FileFailedException.class)
+                .hasMessageMatching("not a readable zip archive: its central directory is damaged: its end record counts 1 "
+                        + "entries in [0-9]+ bytes, and they take [0-9]+ \\[file under.zip\\]");
+    }
+
+    @Test
     void aFakeEndRecordInTheArchivesCommentIsPassedOver() throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (java.util.zip.ZipOutputStream zip = new java.util.zip.ZipOutputStream(out)) {
