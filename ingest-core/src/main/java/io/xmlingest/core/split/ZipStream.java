@@ -67,11 +67,11 @@ final class ZipStream implements CompressedStream {
         try {
             entry = theOneFile(channel);
             if ((entry.flags & 1) != 0) {
-                throw new ZipException("its file " + entry.name + " is encrypted, which is not read: extract it and drop "
+                throw new ZipException("its file " + entry.shown() + " is encrypted, which is not read: extract it and drop "
                         + "the file itself");
             }
             if (entry.method != 0 && entry.method != 8) {
-                throw new ZipException("its file " + entry.name + " is compressed with method " + entry.method
+                throw new ZipException("its file " + entry.shown() + " is compressed with method " + entry.method
                         + methodName(entry.method) + ", which is not read: only stored and deflated (zip's default) files "
                         + "are; extract it and drop the file itself, or zip it again with deflate");
             }
@@ -102,11 +102,11 @@ final class ZipStream implements CompressedStream {
         }
         ended = true;
         if (inflated != entry.size) {
-            throw new ZipException("its file " + entry.name + " is corrupt: it holds " + inflated
+            throw new ZipException("its file " + entry.shown() + " is corrupt: it holds " + inflated
                     + " bytes where the directory says " + entry.size);
         }
         if (crc.getValue() != entry.crc) {
-            throw new ZipException("its file " + entry.name + " is corrupt: its CRC does not match its data");
+            throw new ZipException("its file " + entry.shown() + " is corrupt: its CRC does not match its data");
         }
         return -1;
     }
@@ -118,7 +118,7 @@ final class ZipStream implements CompressedStream {
         ByteBuffer into = ByteBuffer.wrap(b, off, (int) Math.min(len, compressedLeft));
         int n = channel.read(into, readAt);
         if (n <= 0) {
-            throw new EOFException("the archive ends inside its file " + entry.name);
+            throw new EOFException("the archive ends inside its file " + entry.shown());
         }
         readAt += n;
         compressedLeft -= n;
@@ -131,7 +131,7 @@ final class ZipStream implements CompressedStream {
             try {
                 n = inflater.inflate(b, off, len);
             } catch (DataFormatException e) {
-                throw new ZipException("its file " + entry.name + " is damaged: " + e.getMessage());
+                throw new ZipException("its file " + entry.shown() + " is damaged: " + e.getMessage());
             }
             if (n > 0) {
                 return n;
@@ -140,11 +140,11 @@ final class ZipStream implements CompressedStream {
                 return -1;
             }
             if (inflater.needsDictionary()) {
-                throw new ZipException("its file " + entry.name + " needs a preset dictionary, which zip has not");
+                throw new ZipException("its file " + entry.shown() + " needs a preset dictionary, which zip has not");
             }
             if (compressedLeft == 0) {
                 if (dummyGiven) {
-                    throw new EOFException("its file " + entry.name + "'s compressed data ends before its end");
+                    throw new EOFException("its file " + entry.shown() + "'s compressed data ends before its end");
                 }
                 // The inflater in raw mode may want one byte past the data to see its end, as the JDK's own reader gives.
                 dummyGiven = true;
@@ -155,7 +155,7 @@ final class ZipStream implements CompressedStream {
             input.limit((int) Math.min(input.capacity(), compressedLeft));
             int got = channel.read(input, readAt);
             if (got <= 0) {
-                throw new EOFException("the archive ends inside its file " + entry.name);
+                throw new EOFException("the archive ends inside its file " + entry.shown());
             }
             readAt += got;
             compressedLeft -= got;
@@ -165,7 +165,7 @@ final class ZipStream implements CompressedStream {
 
     @Override
     public String where() {
-        return "in its file " + entry.name + ", at compressed byte " + (entry.compressedSize - compressedLeft
+        return "in its file " + entry.shown() + ", at compressed byte " + (entry.compressedSize - compressedLeft
                 - (inflater == null ? 0 : inflater.getRemaining())) + " of " + entry.compressedSize;
     }
 
@@ -195,8 +195,16 @@ final class ZipStream implements CompressedStream {
 
     /** What the directory says of one entry. */
     record Entry(String name, int flags, int method, long crc, long compressedSize, long size, long localOffset) {
+        /** A folder: a name ending in '/', or in '\\' as old Windows tools wrote folders, holding nothing. */
         boolean isDirectory() {
-            return name.endsWith("/") || name.endsWith("\\");
+            return name.endsWith("/") || name.endsWith("\\") && size == 0;
+        }
+
+        /** The name as messages and logs give it: control characters shown as '?', and at most 200 characters. */
+        String shown() {
+            String printable = name.codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
+                    .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+            return printable.length() > 200 ? printable.substring(0, 200) + "..." : printable;
         }
 
         /** What an operating system or a file manager adds beside the user's files. */
@@ -226,13 +234,13 @@ final class ZipStream implements CompressedStream {
             }
             if (e.isMetadata()) {
                 if (passedOver.size() < 3) {
-                    passedOver.add(e.name);
+                    passedOver.add(e.shown());
                 }
                 continue;
             }
             files++;
             if (names.size() < 3) {
-                names.add(e.name);
+                names.add(e.shown());
             }
             if (file == null) {
                 file = e;
@@ -252,7 +260,7 @@ final class ZipStream implements CompressedStream {
                     + "), and an archive of one file is read: extract them and drop each file");
         }
         if (!passedOver.isEmpty()) {
-            LOG.info("reading {} of the zip archive, passing over what operating systems add beside files: {}{}", file.name,
+            LOG.info("reading {} of the zip archive, passing over what operating systems add beside files: {}{}", file.shown(),
                     String.join(", ", passedOver), passedOver.size() == 3 ? ", ..." : "");
         }
         return file;
@@ -260,14 +268,22 @@ final class ZipStream implements CompressedStream {
 
     /** Where the file's data begins: after its local header, whose own name and extra field may differ in length. */
     private static long dataStart(FileChannel channel, Entry e) throws IOException {
+        if (e.method == 0 && e.compressedSize != e.size) {
+            throw new ZipException("its file " + e.shown() + " is damaged: it is stored, and the directory gives it "
+                    + e.compressedSize + " bytes stored for " + e.size + " bytes of content");
+        }
+        if (e.localOffset > channel.size() - 30) {
+            throw new ZipException("its file " + e.shown() + " is not where the directory says (byte " + e.localOffset
+                    + " is past the archive's end)");
+        }
         ByteBuffer local = readAt(channel, e.localOffset, 30);
         if (local.remaining() < 30 || local.getInt(0) != LOCAL) {
-            throw new ZipException("its file " + e.name + " is not where the directory says (no local header at byte "
+            throw new ZipException("its file " + e.shown() + " is not where the directory says (no local header at byte "
                     + e.localOffset + ")");
         }
         long start = e.localOffset + 30 + Short.toUnsignedInt(local.getShort(26)) + Short.toUnsignedInt(local.getShort(28));
         if (e.compressedSize > channel.size() - start) {
-            throw new EOFException("the archive ends inside its file " + e.name);
+            throw new EOFException("the archive ends inside its file " + e.shown());
         }
         return start;
     }
@@ -363,32 +379,29 @@ final class ZipStream implements CompressedStream {
             byte[] extra = new byte[extraLength];
             bytes(extra, extraLength, index);
             skip(commentLength, index);
-            // Zip64: each 32-bit field that is full is given, in this order, in the extra field 0x0001.
+            // Zip64: each 32-bit field that is full is given, in this order, in the extra field 0x0001; one left
+            // without its value there is a damaged entry, not a file of 4 GiB.
+            int wanted = (size == MARKER32 ? 1 : 0) + (compressed == MARKER32 ? 1 : 0) + (local == MARKER32 ? 1 : 0);
             ByteBuffer x = ByteBuffer.wrap(extra).order(ByteOrder.LITTLE_ENDIAN);
-            while (x.remaining() >= 4) {
+            while (wanted > 0 && x.remaining() >= 4) {
                 int id = Short.toUnsignedInt(x.getShort());
                 int length = Short.toUnsignedInt(x.getShort());
                 if (length > x.remaining()) {
                     break;
                 }
-                if (id == 1) {
+                if (id == 1 && length >= 8 * wanted) {
                     ByteBuffer z = x.slice().limit(length).order(ByteOrder.LITTLE_ENDIAN);
-                    if (size == MARKER32 && z.remaining() >= 8) {
-                        size = z.getLong();
-                    }
-                    if (compressed == MARKER32 && z.remaining() >= 8) {
-                        compressed = z.getLong();
-                    }
-                    if (local == MARKER32 && z.remaining() >= 8) {
-                        local = z.getLong();
-                    }
+                    size = size == MARKER32 ? z.getLong() : size;
+                    compressed = compressed == MARKER32 ? z.getLong() : compressed;
+                    local = local == MARKER32 ? z.getLong() : local;
+                    wanted = 0;
                 }
                 x.position(x.position() + length);
             }
             String decoded = new String(name, (flags & 0x800) != 0 ? StandardCharsets.UTF_8 : NAMES);
-            if (size < 0 || compressed < 0 || local < 0) {
+            if (wanted > 0 || size < 0 || compressed < 0 || local < 0) {
                 throw new ZipException("its central directory is damaged at entry " + (index + 1) + " ("
-                        + decoded + ")");
+                        + new Entry(decoded, flags, method, crc, 0, 0, 0).shown() + ")");
             }
             return new Entry(decoded, flags, method, crc, compressed, size, local);
         }

@@ -473,6 +473,40 @@ class CompressedInputTest {
     }
 
     @Test
+    void aDirectoryEntryThatLiesAboutItsFileFailsNamingWhat() throws Exception {
+        byte[] archive = zip("a.xml", xml(3));
+        int central = indexOf(archive, new byte[] {'P', 'K', 1, 2});
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(archive).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        byte[] far = archive.clone();
+        java.nio.ByteBuffer.wrap(far).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(central + 42, 0x7ffffff0);
+        byte[] marker = archive.clone(); // "in the zip64 extra field", which is not there
+        java.nio.ByteBuffer.wrap(marker).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(central + 24, -1);
+        assertThat(b.getInt(central + 42)).isZero();
+        Path f = Files.write(dir.resolve("far.zip"), far);
+        Path m = Files.write(dir.resolve("marker.zip"), marker);
+
+        assertThatThrownBy(() -> CompressedInput.inflate(f, "far.zip", CompressedInput.copyBeside(f, "ab"), 1L << 30,
+                () -> false))
+                .hasMessage("not a readable zip archive: its file a.xml is not where the directory says (byte 2147483632 "
+                        + "is past the archive's end) [file far.zip]");
+        assertThatThrownBy(() -> CompressedInput.inflate(m, "marker.zip", CompressedInput.copyBeside(m, "ab"), 1L << 30,
+                () -> false))
+                .hasMessage("not a readable zip archive: its central directory is damaged at entry 1 (a.xml) [file marker.zip]");
+    }
+
+    @Test
+    void aNameEndingInABackslashIsAFolderOnlyWhenItHoldsNothing() throws Exception {
+        Path folder = Files.write(dir.resolve("folder.zip"), zip("a.xml", xml(3), "old\\", new byte[0]));
+        Path file = Files.write(dir.resolve("file.zip"), zip("a.xml", xml(3), "b.xml\\", xml(3)));
+
+        assertThat(CompressedInput.inflate(folder, "folder.zip", CompressedInput.copyBeside(folder, "ab"), 1L << 30,
+                () -> false)).isEqualTo(xml(3).length);
+        assertThatThrownBy(() -> CompressedInput.inflate(file, "file.zip", CompressedInput.copyBeside(file, "ab"), 1L << 30,
+                () -> false))
+                .hasMessageContaining("it holds 2 files (a.xml, b.xml\\)");
+    }
+
+    @Test
     void aFakeEndRecordInTheArchivesCommentIsPassedOver() throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (java.util.zip.ZipOutputStream zip = new java.util.zip.ZipOutputStream(out)) {
