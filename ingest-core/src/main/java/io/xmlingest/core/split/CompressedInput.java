@@ -225,6 +225,10 @@ public final class CompressedInput {
                     return -1;
                 }
             }
+            if (written == 0) {
+                throw new FileFailedException("the " + format.noun + " inflates to nothing: it holds no XML document",
+                        ErrorLocation.ofFile(name), null, null);
+            }
             force(out, part, name);
         } catch (ZipException | EOFException e) {
             deleteQuietly(part);

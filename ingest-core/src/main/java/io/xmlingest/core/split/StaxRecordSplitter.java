@@ -153,6 +153,11 @@ public final class StaxRecordSplitter implements RecordSplitter {
     /** Reads a file from its start, splitting at any of {@code recordElements}. */
     public static StaxRecordSplitter open(Path path, String name, RecordElements recordElement, XmlLimits limits) {
         return onChannel(path, name, (channel, encoding) -> {
+            if (channel.size() == 0) {
+                // The parser's own words for it were "Unexpected EOF in prolog".
+                throw new FileFailedException("the file is empty: it holds no XML document", ErrorLocation.ofFile(name),
+                        null, null);
+            }
             channel.position(encoding.bomLength());
             ByteTrackingReader reader = new ByteTrackingReader(channel, encoding.bomLength(), encoding.charset(), name);
             return new StaxRecordSplitter(channel, new Decoded(reader, encoding.charset()), name, recordElement, limits,

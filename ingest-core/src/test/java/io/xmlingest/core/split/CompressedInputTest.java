@@ -547,6 +547,21 @@ class CompressedInputTest {
     }
 
     @Test
+    void aCompressedFileOfNothingFailsSayingSo() throws Exception {
+        Path gz = Files.write(dir.resolve("empty.xml.gz"), gzip(new byte[0]));
+        Path zip = Files.write(dir.resolve("empty.zip"), zip("empty.xml", new byte[0]));
+
+        assertThatThrownBy(() -> CompressedInput.inflate(gz, "empty.xml.gz", CompressedInput.copyBeside(gz, "ab"),
+                1L << 30, () -> false))
+                .isInstanceOf(FileFailedException.class)
+                .hasMessage("the gzip-compressed file inflates to nothing: it holds no XML document [file empty.xml.gz]");
+        assertThatThrownBy(() -> CompressedInput.inflate(zip, "empty.zip", CompressedInput.copyBeside(zip, "ab"),
+                1L << 30, () -> false))
+                .hasMessage("the zip archive inflates to nothing: it holds no XML document [file empty.zip]");
+        assertThat(listing()).containsExactlyInAnyOrder("empty.xml.gz", "empty.zip");
+    }
+
+    @Test
     void aCompressedFileHoldingAnotherFailsSayingSo() throws Exception {
         Path zipOfGzip = Files.write(dir.resolve("twice.zip"), zip("persons.xml.gz", gzip(xml(10))));
 

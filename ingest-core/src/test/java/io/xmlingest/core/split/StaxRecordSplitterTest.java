@@ -228,6 +228,15 @@ class StaxRecordSplitterTest {
     }
 
     @Test
+    void anEmptyFileFailsSayingItIsEmpty(@TempDir Path dir) throws Exception {
+        Path empty = Files.write(dir.resolve("empty.xml"), new byte[0]);
+
+        assertThatThrownBy(() -> StaxRecordSplitter.open(empty, "empty.xml", ITEM, XmlLimits.DEFAULTS))
+                .isInstanceOf(FileFailedException.class)
+                .hasMessage("the file is empty: it holds no XML document [file empty.xml]");
+    }
+
+    @Test
     void aBadByteGetsItsLineAndColumnAsWellAsItsByteOffset(@TempDir Path dir) throws Exception {
         // CR LF and a lone CR break lines as the parser counts them; the two-byte é is one column.
         String inRecord = "<root xmlns='urn:test'>\r\n<item>a</item>\r\n<item>\r\n  é\rb#</item></root>";
