@@ -212,10 +212,11 @@ public final class DatagenCommand implements Callable<Integer> {
         return file;
     }
 
-    /** The name of the one file in a zip archive: the archive's, less ".zip". */
+    /** The name of the one file in a zip archive: the archive's, less ".zip", ending in ".xml". */
     private static String entryName(Path archive) {
         String name = archive.getFileName().toString();
-        return name.endsWith(".zip") && name.length() > 4 ? name.substring(0, name.length() - 4) : name + ".xml";
+        String inner = name.endsWith(".zip") && name.length() > 4 ? name.substring(0, name.length() - 4) : name;
+        return inner.endsWith(".xml") ? inner : inner + ".xml";
     }
 
     /** How what is written is packed. */

@@ -91,6 +91,11 @@ class DatagenCommandTest {
             }
         }
         assertThat(dir.resolve("persons-300.xml.zip.part")).doesNotExist();
+        Path named = dir.resolve("export.zip");
+        assertThat(run("--records", "3", "--zip", "--out", named.toString())).isZero();
+        try (java.util.zip.ZipFile archive = new java.util.zip.ZipFile(named.toFile())) {
+            assertThat(archive.stream().map(java.util.zip.ZipEntry::getName)).containsExactly("export.xml");
+        }
         assertThat(run("--records", "3", "--zip", "--gzip")).isEqualTo(2);
         assertThat(err.toString()).contains("--gzip and --zip: choose one");
     }

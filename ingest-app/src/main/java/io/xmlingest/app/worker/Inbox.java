@@ -1,6 +1,7 @@
 package io.xmlingest.app.worker;
 
 import io.xmlingest.core.split.CompressedInput;
+import io.xmlingest.core.split.FileNames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -350,16 +351,17 @@ final class Inbox {
     private Path finish(Path claimed, Path folder, String fileId, String reportJson) {
         String name = claimed.getParent() != null && claimed.getParent().equals(sharded) ? shardedName(claimed)
                 : claimed.getFileName().toString();
-        Path target = folder.resolve(name);
-        if (Files.exists(target)) {
-            target = folder.resolve(fit(name, "." + LocalDateTime.now(clock).format(STAMP) + "-"
-                    + (fileId == null ? "unknown" : fileId.substring(0, Math.min(12, fileId.length())))));
+        String again = "";
+        if (Files.exists(folder.resolve(name))) {
+            again = "." + LocalDateTime.now(clock).format(STAMP) + "-"
+                    + (fileId == null ? "unknown" : fileId.substring(0, Math.min(12, fileId.length())));
         }
+        Path target = folder.resolve(fit(name, again));
         try {
-            String base = target.getFileName().toString();
-            Path report = target.resolveSibling(fit(base, ".report.json"));
+            // Cut from the file's own name, so a long one's report keeps the time stamp and mark its file has.
+            Path report = folder.resolve(fit(name, again + ".report.json"));
             // Two workers of a group may move the same ended file at once: their reports must not mix.
-            Path tmp = report.resolveSibling(fit(base, ".report.json." + UUID.randomUUID() + ".tmp"));
+            Path tmp = folder.resolve(fit(name, again + ".report.json." + UUID.randomUUID() + ".tmp"));
             Files.writeString(tmp, reportJson, StandardCharsets.UTF_8);
             Files.move(tmp, report, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             // Before the move: a crash between the two leaves a file that inflates again, not a copy of nothing.
@@ -377,48 +379,14 @@ final class Inbox {
         return claimed.resolveSibling(fit("." + claimed.getFileName(), ".identity"));
     }
 
-    /** Most bytes in a file name on the usual Linux file systems (ext4, xfs, btrfs, tmpfs). */
-    static final int NAME_MAX = 255;
-
     /**
-     * {@code base + suffix}; where that is longer than a file name may be, {@code base} is cut and
-     * marked with a hash of the whole of it, so the name of a file's report or sidecar can be made,
-     * and found again, whatever the length of the file's own name. Without this, a file whose name
-     * was a few bytes short of the limit could not be finished, and stopped the worker on every start.
+     * {@code base + suffix}, cut to a file name's 255 bytes where it is longer ({@link FileNames#fit}),
+     * so the name of a file's report or sidecar can be made, and found again, whatever the length of
+     * the file's own name. Without this, a file whose name was a few bytes short of the limit could
+     * not be finished, and stopped the worker on every start.
      */
     static String fit(String base, String suffix) {
-        String whole = base + suffix;
-        if (utf8Length(whole) <= NAME_MAX) {
-            return whole;
-        }
-        String mark = "~" + sha256(base).substring(0, 12);
-        int room = NAME_MAX - utf8Length(mark + suffix);
-        StringBuilder cut = new StringBuilder();
-        int bytes = 0;
-        for (int i = 0; i < base.length(); ) {
-            int cp = base.codePointAt(i);
-            int n = utf8Length(new String(Character.toChars(cp)));
-            if (bytes + n > room) {
-                break;
-            }
-            cut.appendCodePoint(cp);
-            bytes += n;
-            i += Character.charCount(cp);
-        }
-        return cut + mark + suffix;
-    }
-
-    private static int utf8Length(String s) {
-        return s.getBytes(StandardCharsets.UTF_8).length;
-    }
-
-    private static String sha256(String s) {
-        try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every JVM", e);
-        }
+        return FileNames.fit(base, suffix, FileNames.NAME_MAX);
     }
 
     /** Where workers before the identity sidecar kept the hash alone; still read, so an upgrade resumes. */

@@ -59,7 +59,7 @@ public final class IngestConfig {
                     && families.stream().noneMatch(f -> f.memberOfEnvVar(name).isPresent())) {
                 for (Map.Entry<String, String> r : RENAMED.entrySet()) {
                     if (envVarOf(r.getKey()).equals(name)) {
-                        throw new ConfigException(name, "environment variable " + name + " was renamed "
+                        throw new ConfigException(r.getValue(), "environment variable " + name + " was renamed "
                                 + envVarOf(r.getValue()) + " (setting " + r.getValue() + "): use that name");
                     }
                 }

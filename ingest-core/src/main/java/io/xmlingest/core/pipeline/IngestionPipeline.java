@@ -14,6 +14,7 @@ import io.xmlingest.core.publish.PagePublisher;
 import io.xmlingest.core.publish.PartlyPublished;
 import io.xmlingest.core.split.DoctypePolicy;
 import io.xmlingest.core.split.CompressedInput;
+import io.xmlingest.core.split.FileNames;
 import io.xmlingest.core.split.RecordSplitter;
 import io.xmlingest.core.split.SplitPosition;
 import io.xmlingest.core.split.RecordElements;
@@ -114,8 +115,7 @@ public final class IngestionPipeline {
         Path copy;
         try {
             // The name only helps a person find it; cut, as the worker cuts its copy's, so a long one still fits.
-            String named = file.getFileName().toString();
-            copy = Files.createTempFile("xmlingest-", "-" + named.substring(0, Math.min(named.length(), 100)) + ".xml");
+            copy = Files.createTempFile("xmlingest-", "-" + FileNames.fit(file.getFileName().toString(), "", 100) + ".xml");
         } catch (IOException e) {
             throw new FileFailedException("cannot make the compressed file's inflated copy in "
                     + System.getProperty("java.io.tmpdir") + " (java.io.tmpdir): " + IoProblems.why(e),

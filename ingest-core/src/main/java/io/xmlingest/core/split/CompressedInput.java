@@ -129,9 +129,9 @@ public final class CompressedInput {
     private static final String COPY = ".inflated";
     private static final String PART = ".part";
 
+    /** The copy's name begins with at most 100 bytes of the file's, cut on a character boundary and marked. */
     private static String copyPrefix(Path file) {
-        String name = file.getFileName().toString();
-        return "." + name.substring(0, Math.min(name.length(), 100)) + ".";
+        return "." + FileNames.fit(file.getFileName().toString(), "", 100) + ".";
     }
 
     /**

@@ -65,7 +65,7 @@ final class ZipStream implements CompressedStream {
     ZipStream(Path file) throws IOException {
         channel = FileChannel.open(file, StandardOpenOption.READ);
         try {
-            entry = theOneFile(channel);
+            entry = theOneFile(channel, file.getFileName().toString());
             if ((entry.flags & 1) != 0) {
                 throw new ZipException("its file " + entry.shown() + " is encrypted, which is not read: extract it and drop "
                         + "the file itself");
@@ -216,7 +216,7 @@ final class ZipStream implements CompressedStream {
     }
 
     /** Reads the whole directory, an entry at a time, and returns its one file's entry. */
-    private static Entry theOneFile(FileChannel channel) throws IOException {
+    private static Entry theOneFile(FileChannel channel, String archive) throws IOException {
         long[] directory = directory(channel);
         long entries = directory[0];
         long bytes = directory[1];
@@ -225,6 +225,7 @@ final class ZipStream implements CompressedStream {
         long files = 0;
         List<String> names = new ArrayList<>();
         List<String> passedOver = new ArrayList<>();
+        long passed = 0;
         InputStream in = new BufferedInputStream(Channels.newInputStream(channel.position(offset)), 64 * 1024);
         Reader cen = new Reader(in, bytes);
         for (long i = 0; i < entries; i++) {
@@ -233,6 +234,7 @@ final class ZipStream implements CompressedStream {
                 continue;
             }
             if (e.isMetadata()) {
+                passed++;
                 if (passedOver.size() < 3) {
                     passedOver.add(e.shown());
                 }
@@ -260,8 +262,8 @@ final class ZipStream implements CompressedStream {
                     + "), and an archive of one file is read: extract them and drop each file");
         }
         if (!passedOver.isEmpty()) {
-            LOG.info("reading {} of the zip archive, passing over what operating systems add beside files: {}{}", file.shown(),
-                    String.join(", ", passedOver), passedOver.size() == 3 ? ", ..." : "");
+            LOG.info("reading {} of the zip archive {}, passing over what operating systems add beside files: {}{}",
+                    file.shown(), archive, String.join(", ", passedOver), passed > passedOver.size() ? ", ..." : "");
         }
         return file;
     }

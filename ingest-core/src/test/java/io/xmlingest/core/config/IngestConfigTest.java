@@ -130,7 +130,8 @@ class IngestConfigTest {
         assertThatThrownBy(() -> IngestConfig.resolve(IngestSettings.ALL, Map.of(),
                 Map.of("XMLINGEST_FILE_GZIP_MAX_BYTES", "2MiB"), Map.of()))
                 .hasMessageStartingWith("environment variable XMLINGEST_FILE_GZIP_MAX_BYTES was renamed "
-                        + "XMLINGEST_FILE_DECOMPRESSED_MAX_BYTES (setting file.decompressed.max.bytes): use that name");
+                        + "XMLINGEST_FILE_DECOMPRESSED_MAX_BYTES (setting file.decompressed.max.bytes): use that name")
+                .hasMessageEndingWith("(setting: file.decompressed.max.bytes)");
         // Each new name is a declared setting.
         assertThat(IngestConfig.RENAMED.values()).allMatch(k -> IngestSettings.ALL.stream().anyMatch(s -> s.key().equals(k)));
     }

@@ -248,10 +248,21 @@ class CompressedInputTest {
     }
 
     @Test
-    void aLongNameIsCutInTheCopysName() {
+    void aLongNameIsCutInTheCopysNameByBytesAndOnACharacterBoundary() throws Exception {
         String name = "x".repeat(240) + ".xml.gz";
         assertThat(CompressedInput.copyBeside(dir.resolve(name), "a".repeat(64)).getFileName().toString())
-                .isEqualTo("." + "x".repeat(100) + "." + "a".repeat(16) + ".inflated");
+                .isEqualTo("." + FileNames.fit(name, "", 100) + "." + "a".repeat(16) + ".inflated")
+                .startsWith("." + "x".repeat(87) + "~");
+        // An emoji at the 100th character (two UTF-16 units, cut in half it was no name and stopped the worker), and
+        // 84 Chinese characters (252 bytes: a cut at 100 characters was 300 bytes, too long for the copy's name).
+        for (String n : new String[] {"a".repeat(99) + "\uD83D\uDE00.gz", "\u5b57".repeat(84) + ".gz"}) {
+            Path gz = Files.write(dir.resolve(n), gzip(xml(3)));
+            String fileId = CompressedInput.inflateBeside(gz, n, 1L << 20, () -> false,
+                    java.security.MessageDigest.getInstance("SHA-256"));
+            assertThat(Files.readAllBytes(CompressedInput.copyBeside(gz, fileId))).isEqualTo(xml(3));
+            CompressedInput.deleteCopies(gz);
+        }
+        assertThat(listing()).hasSize(2);
     }
 
     /** A zip archive of {@code entries}, name then content, each deflated unless its name ends in ".stored". */
