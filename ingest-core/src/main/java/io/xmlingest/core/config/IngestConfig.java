@@ -58,9 +58,9 @@ public final class IngestConfig {
             if (name.startsWith("XMLINGEST_") && !byEnv.containsKey(name)
                     && families.stream().noneMatch(f -> f.memberOfEnvVar(name).isPresent())) {
                 for (Map.Entry<String, String> r : RENAMED.entrySet()) {
-                    if (envVarOf(r.getKey()).equals(name)) {
+                    if (Setting.envVarOf(r.getKey()).equals(name)) {
                         throw new ConfigException(r.getValue(), "environment variable " + name + " was renamed "
-                                + envVarOf(r.getValue()) + " (setting " + r.getValue() + "): use that name");
+                                + Setting.envVarOf(r.getValue()) + " (setting " + r.getValue() + "): use that name");
                     }
                 }
                 throw new ConfigException(name, "unknown environment variable " + name
@@ -233,10 +233,6 @@ public final class IngestConfig {
      * told the new one, not only that the old is unknown.
      */
     static final Map<String, String> RENAMED = Map.of("file.gzip.max.bytes", "file.decompressed.max.bytes");
-
-    private static String envVarOf(String key) {
-        return "XMLINGEST_" + key.toUpperCase(java.util.Locale.ROOT).replace('.', '_').replace('-', '_');
-    }
 
     /** "; did you mean X?" for the known name nearest to {@code key}, or nothing when none is near. */
     static String closest(String key, Collection<String> known) {

@@ -161,6 +161,11 @@ public final class Setting<T> {
      * dashes as underscores. For a family, the prefix every member's variable starts with.
      */
     public String envVar() {
+        return envVarOf(key);
+    }
+
+    /** The environment variable of a key, declared or not (a renamed setting's old key, say). */
+    static String envVarOf(String key) {
         return "XMLINGEST_" + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
     }
 

@@ -193,6 +193,13 @@ final class ZipStream implements CompressedStream {
         };
     }
 
+    /** A name as messages and logs give it: control characters shown as '?', and at most 200 characters. */
+    private static String shown(String name) {
+        String printable = name.codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+        return printable.length() > 200 ? printable.substring(0, 200) + "..." : printable;
+    }
+
     /** What the directory says of one entry. */
     record Entry(String name, int flags, int method, long crc, long compressedSize, long size, long localOffset) {
         /** A folder: a name ending in '/', or in '\\' as old Windows tools wrote folders, holding nothing. */
@@ -200,11 +207,8 @@ final class ZipStream implements CompressedStream {
             return name.endsWith("/") || name.endsWith("\\") && size == 0;
         }
 
-        /** The name as messages and logs give it: control characters shown as '?', and at most 200 characters. */
         String shown() {
-            String printable = name.codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
-                    .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
-            return printable.length() > 200 ? printable.substring(0, 200) + "..." : printable;
+            return ZipStream.shown(name);
         }
 
         /** What an operating system or a file manager adds beside the user's files. */
@@ -217,10 +221,10 @@ final class ZipStream implements CompressedStream {
 
     /** Reads the whole directory, an entry at a time, and returns its one file's entry. */
     private static Entry theOneFile(FileChannel channel, String archive) throws IOException {
-        long[] directory = directory(channel);
-        long entries = directory[0];
-        long bytes = directory[1];
-        long offset = directory[2];
+        Directory directory = directory(channel);
+        long entries = directory.entries();
+        long bytes = directory.bytes();
+        long offset = directory.offset();
         Entry file = null;
         long files = 0;
         List<String> names = new ArrayList<>();
@@ -295,7 +299,10 @@ final class ZipStream implements CompressedStream {
      * the zip64 one its locator points to. The end record is the last one whose comment runs to the
      * end of the file, or whose directory ends where it begins.
      */
-    private static long[] directory(FileChannel channel) throws IOException {
+    private record Directory(long entries, long bytes, long offset) {
+    }
+
+    private static Directory directory(FileChannel channel) throws IOException {
         long size = channel.size();
         int tail = (int) Math.min(size, END_SIZE + 0xffff);
         ByteBuffer b = readAt(channel, size - tail, tail);
@@ -335,7 +342,7 @@ final class ZipStream implements CompressedStream {
                             + "puts " + bytes + " bytes of it at byte " + offset + ", which does not end where the end "
                             + "record begins");
                 }
-                return new long[] {entries, bytes, offset};
+                return new Directory(entries, bytes, offset);
             }
         }
         throw new ZipException("it has no end of central directory record: it is cut short, or not a zip archive");
@@ -355,6 +362,8 @@ final class ZipStream implements CompressedStream {
         private final long size;
         long read;
         private final byte[] fixed = new byte[46];
+        /** Where a comment is read to be passed over: at most 64 KiB, as its length is 16 bits. */
+        private final byte[] scratch = new byte[0xffff];
         private final ByteBuffer head = ByteBuffer.wrap(fixed).order(ByteOrder.LITTLE_ENDIAN);
 
         Reader(InputStream in, long size) {
@@ -403,7 +412,7 @@ final class ZipStream implements CompressedStream {
             String decoded = new String(name, (flags & 0x800) != 0 ? StandardCharsets.UTF_8 : NAMES);
             if (wanted > 0 || size < 0 || compressed < 0 || local < 0) {
                 throw new ZipException("its central directory is damaged at entry " + (index + 1) + " ("
-                        + new Entry(decoded, flags, method, crc, 0, 0, 0).shown() + ")");
+                        + shown(decoded) + ")");
             }
             return new Entry(decoded, flags, method, crc, compressed, size, local);
         }
@@ -417,7 +426,7 @@ final class ZipStream implements CompressedStream {
         }
 
         private void skip(int n, long index) throws IOException {
-            if (read + n > size || in.readNBytes(new byte[n], 0, n) != n) {
+            if (read + n > size || in.readNBytes(scratch, 0, n) != n) {
                 throw new ZipException("its central directory is damaged at entry " + (index + 1)
                         + ": it runs past its stated " + size + " bytes");
             }
