@@ -14,6 +14,8 @@ import io.xmlingest.core.page.OutgoingRecord;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import javax.xml.stream.XMLStreamReader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Turns one split record into a message: bind, key, serialize, and check that Kafka will take
@@ -22,6 +24,8 @@ import javax.xml.stream.XMLStreamReader;
  * One per binder thread.
  */
 final class RecordConverter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RecordConverter.class);
 
     /** Headers and Kafka's per-record framing, generously: a record is rejected here rather than by the producer. */
     static final int MESSAGE_OVERHEAD = 512;
@@ -40,6 +44,7 @@ final class RecordConverter {
     private final Conversion[] conversions;
     private final long maxRequestSize;
     private final int maxDepth;
+    private boolean unexpectedLogged;
     /** Written by the one thread that converts, read by others for progress. */
     volatile long bindNanos;
     volatile long serializeNanos;
@@ -99,7 +104,33 @@ final class RecordConverter {
             // has less, and the record alone pays for it.
             throw new RecordRejectedException("record nests too deeply to be converted on this thread's stack "
                     + "(files may nest up to " + maxDepth + " levels)", where, null, IngestSettings.XML_MAX_DEPTH.key());
+        } catch (RecordRejectedException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw unexpected(e, where);
         }
+    }
+
+    /**
+     * A fault none of the stages expects (a bug of ours, of JAXB's, or in the model's own code) met
+     * on this record. Letting it through stopped the worker, which met it again on every start with
+     * the file still in hand, so no other file was taken: the record is rejected instead, with its
+     * raw XML in the dead letters for a replay once the fault is mended, and a fault that meets
+     * every record still fails the file at file.max.rejected.records. The stack trace is logged
+     * once per converter, since the dead letter carries only the message.
+     */
+    private RecordRejectedException unexpected(RuntimeException e, ErrorLocation where) {
+        if (!unexpectedLogged) {
+            unexpectedLogged = true;
+            LOG.error("unexpected fault converting {}; the record is rejected (further ones on this thread are "
+                    + "logged without the trace)", where, e);
+        } else {
+            LOG.error("unexpected fault converting {}: {}", where, e.toString());
+        }
+        return new RecordRejectedException("record cannot be converted: an unexpected " + e.getClass().getName()
+                + (e.getMessage() == null ? "" : ": " + e.getMessage()) + " (a fault in xmlingest or in the record "
+                + "model's code rather than in the record, most likely; the worker's log has its stack trace)",
+                where, e);
     }
 
     private OutgoingRecord convertOrOverflow(XMLStreamReader record, long index, ErrorLocation where, String fileName,
