@@ -90,6 +90,14 @@ public final class AppSettings {
                     + "days are the usual choice: longer than anyone might drop a file again by mistake.",
             v -> v == 0 || v >= COMPLETED_RETENTION_MIN_MS ? null : "must be 0 (for ever) or at least 3600000 (an hour)");
 
+    public static final Setting<Integer> FILE_MAX_CRASHES = Setting.of("worker.file.max.crashes", SettingType.INT, 3,
+            "How many times a file may stop the worker on an unexpected error (a fault in xmlingest or in the "
+                    + "model's code, the JVM out of memory) before the next start sets it aside in failed/ with a "
+                    + "failed event, so that the files behind it are taken. Dropped into the inbox again, it resumes "
+                    + "from its last checkpoint with its count at 0. A kill from outside is not counted: the worker "
+                    + "cannot tell it from an operator's. 0: never set aside. Without work.shards.",
+            between(0, 1000));
+
     /** Every setting the application reads: the pipeline's and its own. */
     public static final List<Setting<?>> ALL;
 
@@ -97,7 +105,7 @@ public final class AppSettings {
         List<Setting<?>> all = new ArrayList<>(IngestSettings.ALL);
         all.addAll(List.of(EMBEDDED_DATA_DIR, INBOX_DIR, WORKER_ID, INBOX_POLL_MS, INBOX_SETTLE_MS, HTTP_PORT,
                 HTTP_HOST, SHUTDOWN_TIMEOUT_MS, RETRY_MAX_BACKOFF_MS, PROGRESS_INTERVAL_MS, WORK_SHARDS, WORK_TOPIC,
-                WORK_PARTITIONS, COMPLETED_RETENTION_MS));
+                WORK_PARTITIONS, COMPLETED_RETENTION_MS, FILE_MAX_CRASHES));
         ALL = Collections.unmodifiableList(all);
     }
 }

@@ -113,6 +113,12 @@ class ComposeFileIT {
     }
 
     @Test
+    void theWorkerIsStartedAgainWhenItStopsOnAnErrorSoAFileThatStopsItIsSetAside() {
+        // Without a restart, a worker stopped by a file stays down, and worker.file.max.crashes never counts further.
+        assertThat(compose.path("services").path("worker").path("restart").asText()).isEqualTo("unless-stopped");
+    }
+
+    @Test
     void theBrokerImageIsTheKafkaVersionWeBuildAgainst() throws Exception {
         Matcher m = Pattern.compile("<kafka.version>([^<]+)</kafka.version>").matcher(Files.readString(REPO.resolve("pom.xml")));
         assertThat(m.find()).isTrue();

@@ -339,6 +339,33 @@ final class Inbox {
         }
     }
 
+    /** How often the claimed file has stopped the worker in a row, if it has; unreadable counts as never. */
+    Optional<FileCrashes> crashes(Path claimed) {
+        try {
+            return FileCrashes.decode(Files.readString(crashSidecar(claimed), StandardCharsets.UTF_8));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            LOG.warn("cannot read {}: {}; the file's earlier crashes are not counted", crashSidecar(claimed), e.toString());
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Records a crash beside the claimed file, whole or not at all. Called as the worker stops on an
+     * error, so a failure to write is logged, not thrown over the error being reported.
+     */
+    void recordCrash(Path claimed, FileCrashes crashes) {
+        Path sidecar = crashSidecar(claimed);
+        Path tmp = claimed.resolveSibling(fit("." + claimed.getFileName(), ".crashes.tmp"));
+        try {
+            Files.writeString(tmp, crashes.encode(), StandardCharsets.UTF_8);
+            Files.move(tmp, sidecar, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("cannot write {}: {}; this crash is not counted", sidecar, e.toString());
+        }
+    }
+
     Path toDone(Path claimed, String fileId, String reportJson) {
         return finish(claimed, done, fileId, reportJson);
     }
@@ -368,6 +395,7 @@ final class Inbox {
             CompressedInput.deleteCopies(claimed);
             Files.move(claimed, target, StandardCopyOption.ATOMIC_MOVE);
             Files.deleteIfExists(sidecar(claimed));
+            Files.deleteIfExists(crashSidecar(claimed));
             Files.deleteIfExists(legacyMarker(claimed));
             return target;
         } catch (IOException e) {
@@ -377,6 +405,10 @@ final class Inbox {
 
     private static Path sidecar(Path claimed) {
         return claimed.resolveSibling(fit("." + claimed.getFileName(), ".identity"));
+    }
+
+    private static Path crashSidecar(Path claimed) {
+        return claimed.resolveSibling(fit("." + claimed.getFileName(), ".crashes"));
     }
 
     /**

@@ -70,10 +70,17 @@ public final class Worker implements Runnable {
     private final StartupTimeline startup;
     private final ClaimIdentity identities;
     private final CompletedRetention retention;
+    private final int maxCrashes;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     private TransactionalIngestion ingestion;
+    /**
+     * The claimed file being ingested, and its next record index as of its last commit: what a crash
+     * is counted against (see FileCrashes). Null between files. Only the worker's thread uses them.
+     */
+    private Path inHand;
+    private long inHandAt;
     private volatile KafkaSession session;
     /** The worker's part in a group sharing the work, when work.shards &gt; 0; else null. */
     private volatile SharedWork shared;
@@ -122,6 +129,7 @@ public final class Worker implements Runnable {
         this.inbox = new Inbox(inboxDir, workerId, config.get(AppSettings.INBOX_SETTLE_MS), Clock.systemUTC());
         this.pollMillis = config.get(AppSettings.INBOX_POLL_MS);
         this.maxBackoffMillis = config.get(AppSettings.RETRY_MAX_BACKOFF_MS);
+        this.maxCrashes = config.get(AppSettings.FILE_MAX_CRASHES);
         this.metrics = new WorkerMetrics(config.get(AppSettings.PROGRESS_INTERVAL_MS), this::kafkaUp);
         long decompressedMaxBytes = config.get(IngestSettings.DECOMPRESSED_MAX_BYTES);
         this.identities = new ClaimIdentity(file -> FileIdentity.ofContent(file, file.getFileName().toString(),
@@ -257,6 +265,7 @@ public final class Worker implements Runnable {
                     pause(backoff);
                     backoff = Math.min(maxBackoffMillis, backoff * 2);
                 } catch (RetriableIngestException | KafkaException e) {
+                    inHand = null; // Kafka's trouble, not the file's: the file is taken up again in this run
                     Optional<ConfigException> misconfigured = KafkaClientMisconfiguration.find(e);
                     if (misconfigured.isPresent()) {
                         // The settings are read once, at start: no retry can mend them.
@@ -292,6 +301,7 @@ public final class Worker implements Runnable {
         } catch (RuntimeException | Error e) {
             fatal = e.toString();
             LOG.error("the worker stopped on an unexpected error", e);
+            countCrash(e);
             throw e;
         } finally {
             try {
@@ -472,6 +482,12 @@ public final class Worker implements Runnable {
             // New, or hashed again after a touch that left the content as it was: the next restart can trust it.
             inbox.recordIdentity(claimed, identity);
         }
+        long at = from == null ? 0 : from.nextRecordIndex();
+        Optional<FileCrashes> crashes = inbox.crashes(claimed);
+        if (crashes.isPresent() && crashes.get().exhausted(maxCrashes)) {
+            setAside(claimed, name, fileId, size, from, crashes.get());
+            return;
+        }
         long resumeAt = from == null || from.resume() == null ? 0 : from.resume().byteOffset();
         if (from == null) {
             LOG.info("ingesting {} ({} bytes, file id {})", name, size, fileId);
@@ -480,12 +496,16 @@ public final class Worker implements Runnable {
                     from.nextRecordIndex(), resumeAt, from.records());
         }
         metrics.begin(name, from, resumeAt);
-        IngestListener listener = startup.untilFirstCommit("first page", System.nanoTime(), metrics);
+        IngestListener listener = committedAt(startup.untilFirstCommit("first page", System.nanoTime(), metrics));
         FileOutcome outcome;
+        inHand = claimed;
+        inHandAt = at;
         try {
             outcome = ingestion.ingest(new FileJob(claimed, name, fileId, size, from), session.publisher(), listener,
                     this::stopping);
+            inHand = null;
         } catch (FileFailedException e) {
+            inHand = null;
             // Not even the failure could be committed; the file's last checkpoint still says where it stands.
             finishFailed(claimed, name, fileId, size, session.checkpoints().find(fileId).orElse(from), e, null, "failed");
             return;
@@ -507,6 +527,73 @@ public final class Worker implements Runnable {
             }
             default -> throw new IllegalStateException(outcome.ending().name());
         }
+    }
+
+    /**
+     * Counts the error that stops the worker against the file in hand, so that a file that stops
+     * every start is set aside (FILE_MAX_CRASHES) instead of holding up the inbox for ever. Kafka
+     * trouble never gets here (it is retried), nor does a bad setting (no file is at fault).
+     */
+    private void countCrash(Throwable e) {
+        Path file = inHand;
+        if (file == null) {
+            return;
+        }
+        try {
+            FileCrashes crashes = FileCrashes.after(inbox.crashes(file), inHandAt, e);
+            inbox.recordCrash(file, crashes);
+            LOG.error("{} has now stopped the worker {} time(s), this time after record {}; {}", file.getFileName(),
+                    crashes.count(), inHandAt, maxCrashes == 0 ? "it is taken up again on every start ("
+                            + AppSettings.FILE_MAX_CRASHES.key() + "=0)"
+                            : crashes.count() >= maxCrashes ? "the next start sets it aside in failed/ ("
+                            + AppSettings.FILE_MAX_CRASHES.key() + "=" + maxCrashes + ")"
+                            : "the next start takes it up again (set aside after " + maxCrashes + ", "
+                            + AppSettings.FILE_MAX_CRASHES.key() + ")");
+        } catch (RuntimeException | Error counting) {
+            // The error being reported matters more than this count.
+            e.addSuppressed(counting);
+        }
+    }
+
+    /**
+     * Fails a file that stopped the worker FILE_MAX_CRASHES times without reading it again: its
+     * failed event and checkpoint are committed where it stood, and the next file is taken.
+     */
+    private void setAside(Path claimed, String name, String fileId, long size, Checkpoint from, FileCrashes crashes) {
+        long at = from == null ? 0 : from.nextRecordIndex();
+        FileFailedException aside = new FileFailedException("set aside: the file stopped the worker " + crashes.count()
+                + " times on an unexpected error, the last time after record " + crashes.at() + " on "
+                + crashes.last() + ". The records before record " + at + " are published; drop the file into the inbox "
+                + "again to resume it there once the cause is mended (a fault in xmlingest or in the model's code, or "
+                + "too small a heap: the worker's log has the stack trace)",
+                new io.xmlingest.core.error.ErrorLocation(name, at, -1, -1,
+                        from == null || from.resume() == null ? -1 : from.resume().byteOffset()),
+                AppSettings.FILE_MAX_CRASHES.key(), null);
+        Checkpoint failed = ingestion.setAside(new FileJob(claimed, name, fileId, size, from), aside, session.publisher());
+        session.checkpoints().committed(failed, workerId);
+        finishFailed(claimed, name, fileId, size, failed, aside, null, "failed");
+    }
+
+    /** {@code listener}, telling inHandAt where each commit left the file in hand too. */
+    private IngestListener committedAt(IngestListener listener) {
+        return new IngestListener() {
+            @Override
+            public void rejected(io.xmlingest.core.error.RecordRejectedException e) {
+                listener.rejected(e);
+            }
+
+            @Override
+            public void acknowledged(io.xmlingest.core.page.Page page, long bytesRead, long fileBytes) {
+                listener.acknowledged(page, bytesRead, fileBytes);
+            }
+
+            @Override
+            public void committed(Checkpoint checkpoint, long bytesRead, long fileBytes,
+                                  io.xmlingest.core.pipeline.PhaseTimes spent) {
+                inHandAt = checkpoint.nextRecordIndex();
+                listener.committed(checkpoint, bytesRead, fileBytes, spent);
+            }
+        };
     }
 
     private void finishFailed(Path claimed, String name, String fileId, long size, Checkpoint c, FileFailedException e,

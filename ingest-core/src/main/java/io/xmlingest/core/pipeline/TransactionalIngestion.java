@@ -126,10 +126,34 @@ public final class TransactionalIngestion {
      * @throws io.xmlingest.core.error.RetriableIngestException Kafka failed; nothing was committed
      */
     public Checkpoint abandon(Checkpoint at, FileFailedException reason, TransactionalPublisher publisher) {
+        return fail(at, reason, publisher, List.of());
+    }
+
+    /**
+     * Ends, as failed and without reading it, a file the worker will not try again on its own: it
+     * fails where its last checkpoint left it, or at its start with its started event when nothing
+     * of it was committed. Dropped again, it resumes from there, as any failed file does.
+     *
+     * @throws io.xmlingest.core.error.RetriableIngestException Kafka failed; nothing was committed
+     */
+    public Checkpoint setAside(FileJob job, FileFailedException reason, TransactionalPublisher publisher) {
+        if (job.from() != null) {
+            return fail(job.from(), reason, publisher, List.of());
+        }
+        Checkpoint start = new Checkpoint(job.fileId(), job.name(), FileState.IN_PROGRESS, 0, null, 0, 0, 0, null);
+        return fail(start, reason, publisher,
+                List.of(new FileMessages(topics, job.name(), job.fileId(), worker).started(job.bytes())));
+    }
+
+    private Checkpoint fail(Checkpoint at, FileFailedException reason, TransactionalPublisher publisher,
+                            List<Envelope> before) {
         Checkpoint failed = new Checkpoint(at.fileId(), at.fileName(), FileState.FAILED, at.nextRecordIndex(), at.resume(),
                 at.records(), at.deadLetters(), at.pages(), reason.getMessage(), at.shard(), at.shards());
         FileMessages messages = new FileMessages(topics, at.fileName(), at.fileId(), worker);
-        publisher.commit(List.of(messages.failed(failed, reason), messages.checkpoint(failed)));
+        List<Envelope> all = new ArrayList<>(before);
+        all.add(messages.failed(failed, reason));
+        all.add(messages.checkpoint(failed));
+        publisher.commit(all);
         return failed;
     }
 

@@ -1,0 +1,118 @@
+package io.xmlingest.app.worker;
+
+import static io.xmlingest.app.worker.WorkerHarness.await;
+import static io.xmlingest.app.worker.WorkerHarness.header;
+import static io.xmlingest.app.worker.WorkerHarness.report;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.xmlingest.app.TestBroker;
+import io.xmlingest.app.worker.fragile.Item;
+import io.xmlingest.core.pipeline.FileIdentity;
+import io.xmlingest.core.publish.MessageHeaders;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A file that stops the worker on every start. Before, the worker met the same error on every
+ * restart, with the file still in processing/, and took no other file for ever: the file is now set
+ * aside after worker.file.max.crashes stops, with what was committed of it kept.
+ */
+class CrashingFileIT {
+
+    private static final Duration WAIT = Duration.ofMinutes(2);
+    private static final String NS = "urn:xmlingest:test:fragile";
+    private static final int ITEMS = 400;
+    private static final int POISON = 350;
+
+    @TempDir
+    Path dir;
+
+    private Path items(String name, int poison) throws Exception {
+        StringBuilder s = new StringBuilder("<?xml version='1.0' encoding='UTF-8'?>\n<items xmlns='" + NS + "'>\n");
+        for (int i = 0; i < ITEMS; i++) {
+            s.append("  <item><sku>").append(name).append('-').append(i).append("</sku><name>")
+                    .append(i == poison ? "poison" : "item " + i).append("</name></item>\n");
+        }
+        return Files.writeString(dir.resolve(name), s.append("</items>\n").toString());
+    }
+
+    /** Records per file, each checked to be published once and keyed by its own index. */
+    private static Map<String, Long> indexesByFile(List<ConsumerRecord<byte[], byte[]>> records) {
+        Map<String, Long> count = new HashMap<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            String file = new String(r.headers().lastHeader(MessageHeaders.FILE).value(), StandardCharsets.UTF_8);
+            String key = new String(r.key(), StandardCharsets.UTF_8);
+            assertThat(key).isEqualTo(file + "-" + header(r, MessageHeaders.RECORD_INDEX));
+            assertThat(seen.add(key)).as("%s published once", key).isTrue();
+            count.merge(file, 1L, Long::sum);
+        }
+        return count;
+    }
+
+    @Test
+    void aFileThatStopsTheWorkerOnEveryStartIsSetAsideAndTheFilesBehindItAreTaken() throws Exception {
+        Path inbox = Files.createDirectories(dir.resolve("inbox"));
+        // A page of 100 and a commit per page: what was committed before the poison stays, and the set-aside says where.
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "record.element", "{" + NS + "}item",
+                "record.class", Item.class.getName(), "record.key", "sku", "commit.interval.ms", "0",
+                "worker.file.max.crashes", "2");
+        Path poisoned = items("poisoned.xml", POISON);
+        h.drop(poisoned, "poisoned.xml");
+        Path processing = inbox.resolve("processing").resolve(h.settings.get("worker.id"));
+
+        // The first start commits records 0 to 299, a page each; the second resumes at 300 and commits that
+        // record alone at once, as a resumed file does. Both are stopped by record 350.
+        long[] committedAtCrash = {300, 301};
+        for (int start = 1; start <= 2; start++) {
+            WorkerHarness.Running w = h.start();
+            w.thread().join(WAIT.toMillis());
+            assertThat(w.thread().isAlive()).as("worker %d stopped on the model's error", start).isFalse();
+            assertThat(w.worker().health().checks().get("worker")).contains("NoClassDefFoundError");
+            Optional<FileCrashes> crashes = new Inbox(inbox, h.settings.get("worker.id"), 0, java.time.Clock.systemUTC())
+                    .crashes(processing.resolve("poisoned.xml"));
+            assertThat(crashes).as("crashes after start %d", start).isPresent();
+            assertThat(crashes.get().count()).isEqualTo(start);
+            assertThat(crashes.get().at()).isEqualTo(committedAtCrash[start - 1]);
+            assertThat(crashes.get().last()).contains("NoClassDefFoundError: com/example/fragile/MissingHelper");
+        }
+        assertThat(Files.exists(processing.resolve("poisoned.xml"))).as("still in hand after two crashes").isTrue();
+
+        Path next = items("next.xml", -1);
+        h.drop(next, "next.xml");
+        try (WorkerHarness.Running w = h.start()) {
+            await("poisoned.xml in failed/ and next.xml in done/", WAIT,
+                    () -> Files.exists(h.failed("poisoned.xml")) && Files.exists(h.done("next.xml")));
+        }
+
+        JsonNode report = report(h.failed("poisoned.xml"));
+        assertThat(report.get("outcome").asText()).isEqualTo("failed");
+        assertThat(report.get("records").asLong()).isEqualTo(301);
+        JsonNode error = report.get("error");
+        assertThat(error.get("setting").asText()).isEqualTo("worker.file.max.crashes");
+        assertThat(error.get("recordIndex").asLong()).isEqualTo(301);
+        assertThat(error.get("reason").asText()).contains("set aside: the file stopped the worker 2 times on an "
+                        + "unexpected error, the last time after record 301 on java.lang.NoClassDefFoundError: "
+                        + "com/example/fragile/MissingHelper. The records before record 301 are published")
+                .contains("drop the file into the inbox again to resume it there");
+        assertThat(processing.resolve(".poisoned.xml.crashes")).doesNotExist();
+
+        // Each record once: the poisoned file's up to its last commit, all of the next file's.
+        assertThat(indexesByFile(h.records())).isEqualTo(Map.of("poisoned.xml", 301L, "next.xml", (long) ITEMS));
+        String poisonedId = FileIdentity.sha256(poisoned);
+        List<JsonNode> events = h.status().stream().filter(e -> e.get("fileId").asText().equals(poisonedId)).toList();
+        assertThat(events).extracting(e -> e.get("event").asText()).containsExactly("started", "failed");
+        assertThat(events.get(1).get("setting").asText()).isEqualTo("worker.file.max.crashes");
+        assertThat(events.get(1).get("records").asLong()).isEqualTo(301);
+    }
+}
