@@ -1,5 +1,6 @@
 package io.xmlingest.core.split;
 
+import com.ctc.wstx.exc.WstxEOFException;
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.FileFailedException;
@@ -620,6 +621,12 @@ public final class StaxRecordSplitter implements RecordSplitter {
         }
         // A resolver's refusal carries no location of its own: fall back to the cursor's.
         FileFailedException f = XmlFaults.notReadable(e, location(cursor == null ? null : cursor.getLocation()));
+        if (e instanceof WstxEOFException && String.valueOf(e.getMessage()).startsWith("Unexpected EOF in prolog")) {
+            // The parser's words for a file that ends before its root element, which say little to whoever sent it.
+            f = new FileFailedException("the file holds no XML document: it ends before its first element (it holds "
+                    + "only white space, a byte order mark, an XML declaration, comments or processing instructions)",
+                    f.location().orElse(ErrorLocation.ofFile(fileName)), null, e);
+        }
         ErrorLocation at = f.location().orElse(null);
         if (at == null || at.line() <= 0) {
             return f;

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import javax.xml.namespace.QName;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
@@ -234,6 +235,28 @@ class StaxRecordSplitterTest {
         assertThatThrownBy(() -> StaxRecordSplitter.open(empty, "empty.xml", ITEM, XmlLimits.DEFAULTS))
                 .isInstanceOf(FileFailedException.class)
                 .hasMessage("the file is empty: it holds no XML document [file empty.xml]");
+    }
+
+    /** Before, each of these said the parser's "Unexpected EOF in prolog". */
+    @Test
+    void aFileWithNoElementAtAllFailsSayingItHoldsNoXmlDocument(@TempDir Path dir) throws Exception {
+        byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+        Map<String, byte[]> files = new java.util.LinkedHashMap<>();
+        files.put("blank.xml", " \n\t\r\n".getBytes(StandardCharsets.US_ASCII));
+        files.put("bom.xml", bom);
+        files.put("declaration.xml", "<?xml version='1.0' encoding='UTF-8'?>\n".getBytes(StandardCharsets.US_ASCII));
+        files.put("comment.xml", "<!-- nothing today -->\n<?pi x?>\n".getBytes(StandardCharsets.US_ASCII));
+        for (Map.Entry<String, byte[]> f : files.entrySet()) {
+            Path file = Files.write(dir.resolve(f.getKey()), f.getValue());
+            assertThatThrownBy(() -> {
+                try (var s = StaxRecordSplitter.open(file, f.getKey(), ITEM, XmlLimits.DEFAULTS)) {
+                    s.next();
+                }
+            }).as(f.getKey()).isInstanceOf(FileFailedException.class)
+                    .hasMessageStartingWith("the file holds no XML document: it ends before its first element "
+                            + "(it holds only white space, a byte order mark, an XML declaration, comments or processing "
+                            + "instructions) [file " + f.getKey());
+        }
     }
 
     @Test
