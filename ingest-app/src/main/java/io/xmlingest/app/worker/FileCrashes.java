@@ -9,28 +9,34 @@ import java.util.Optional;
  * inbox so that a restart knows: a file that stops every worker start would otherwise hold up
  * every file behind it for ever.
  *
- * <p>Every crash counts, wherever in the file it struck, as a queue's delivery count does. Counting
- * only crashes with nothing committed between them does not work: a resumed file commits its first
- * record at once (so that a restart is seen to move), so every start commits something before a
- * fault further on stops it again.
+ * <p>Every crash of the same content counts, wherever in the file it struck, as a queue's delivery
+ * count does. Counting only crashes with nothing committed between them would miss most: a resumed
+ * file commits as soon as its second record is converted (so that a restart is seen to move), so a
+ * fault any further on comes after a commit every time.
  *
- * @param at    the file's next record index as of its last commit before the last crash
- * @param count the crashes since the file was claimed
- * @param last  the last crash's error, on one line
+ * @param fileId the content's SHA-256, or "" when the worker stopped before it knew it: a count for
+ *               other content (a file of the same name before) does not count for this one
+ * @param at     the file's next record index as of its last commit before the last crash, or -1
+ * @param count  the crashes of this content since it was claimed
+ * @param last   the last crash's error, on one line
  */
-record FileCrashes(long at, int count, String last) {
+record FileCrashes(String fileId, long at, int count, String last) {
 
     /** Longest error kept: enough for a class and a message, not a stack trace. */
     static final int MAX_ERROR_CHARS = 500;
 
-    /** The crashes once one more, with {@code error}, happened after record {@code at}. */
-    static FileCrashes after(Optional<FileCrashes> before, long at, Throwable error) {
-        return new FileCrashes(at, before.map(b -> b.count + 1).orElse(1), oneLine(error.toString()));
+    /** The crashes once one more, with {@code error}, happened to content {@code fileId} ("" unknown) at {@code at}. */
+    static FileCrashes after(Optional<FileCrashes> before, String fileId, long at, Throwable error) {
+        int count = before.filter(b -> b.fileId.equals(fileId)).map(b -> b.count + 1).orElse(1);
+        return new FileCrashes(fileId, at, count, oneLine(error.toString()));
     }
 
-    /** Whether the next start should set the file aside rather than try it again; never when {@code max} is 0. */
-    boolean exhausted(int max) {
-        return max > 0 && count >= max;
+    /**
+     * Whether the next start should set content {@code fileId} ("" before it is known) aside
+     * rather than try it again; never when {@code max} is 0.
+     */
+    boolean exhausted(String fileId, int max) {
+        return max > 0 && this.fileId.equals(fileId) && count >= max;
     }
 
     private static String oneLine(String s) {
@@ -39,7 +45,7 @@ record FileCrashes(long at, int count, String last) {
     }
 
     String encode() {
-        return "at=" + at + "\ncount=" + count + "\nlast=" + last + "\n";
+        return "fileId=" + fileId + "\nat=" + at + "\ncount=" + count + "\nlast=" + last + "\n";
     }
 
     /** What {@link #encode()} wrote; empty for anything else, which then counts for nothing. */
@@ -52,8 +58,9 @@ record FileCrashes(long at, int count, String last) {
             }
         }
         try {
-            return Optional.of(new FileCrashes(Long.parseLong(fields.getOrDefault("at", "")),
-                    Integer.parseInt(fields.getOrDefault("count", "")), fields.getOrDefault("last", "")));
+            return Optional.of(new FileCrashes(fields.getOrDefault("fileId", ""),
+                    Long.parseLong(fields.getOrDefault("at", "")), Integer.parseInt(fields.getOrDefault("count", "")),
+                    fields.getOrDefault("last", "")));
         } catch (NumberFormatException e) {
             return Optional.empty();
         }

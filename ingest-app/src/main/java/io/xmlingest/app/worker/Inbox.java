@@ -87,6 +87,8 @@ final class Inbox {
             }
             try {
                 Path linkTarget = Files.isSymbolicLink(candidate) ? Files.readSymbolicLink(candidate) : null;
+                // Left by a file of this name that ended while the worker died moving it on: not this file's.
+                Files.deleteIfExists(crashSidecar(target));
                 Files.move(candidate, target, StandardCopyOption.ATOMIC_MOVE);
                 if (linkTarget != null && !linkTarget.isAbsolute()) {
                     // A relative link moved one folder down names nothing: point the claimed one where the original did.
@@ -185,6 +187,7 @@ final class Inbox {
             Files.createLink(target, claimed);
             Files.delete(claimed);
             Files.deleteIfExists(sidecar(claimed));
+            Files.deleteIfExists(crashSidecar(claimed));
             return Optional.of(target);
         } catch (NoSuchFileException | FileAlreadyExistsException e) {
             return Optional.empty(); // another worker of the group took it over, or has that content in hand
@@ -329,17 +332,16 @@ final class Inbox {
      */
     void recordIdentity(Path claimed, RecordedIdentity identity) {
         Path sidecar = sidecar(claimed);
-        Path tmp = claimed.resolveSibling(fit("." + claimed.getFileName(), ".identity.tmp"));
         try {
-            Files.writeString(tmp, identity.encode(), StandardCharsets.UTF_8);
-            Files.move(tmp, sidecar, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            writeWhole(sidecar, claimed.resolveSibling(fit("." + claimed.getFileName(), ".identity.tmp")),
+                    identity.encode());
             Files.deleteIfExists(legacyMarker(claimed));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + sidecar, e);
         }
     }
 
-    /** How often the claimed file has stopped the worker in a row, if it has; unreadable counts as never. */
+    /** How often the claimed file has stopped the worker, if it has; unreadable counts as never. */
     Optional<FileCrashes> crashes(Path claimed) {
         try {
             return FileCrashes.decode(Files.readString(crashSidecar(claimed), StandardCharsets.UTF_8));
@@ -357,13 +359,20 @@ final class Inbox {
      */
     void recordCrash(Path claimed, FileCrashes crashes) {
         Path sidecar = crashSidecar(claimed);
-        Path tmp = claimed.resolveSibling(fit("." + claimed.getFileName(), ".crashes.tmp"));
         try {
-            Files.writeString(tmp, crashes.encode(), StandardCharsets.UTF_8);
-            Files.move(tmp, sidecar, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            writeWhole(sidecar, claimed.resolveSibling(fit("." + claimed.getFileName(), ".crashes.tmp")), crashes.encode());
         } catch (IOException | RuntimeException e) {
             LOG.warn("cannot write {}: {}; this crash is not counted", sidecar, e.toString());
         }
+    }
+
+    /**
+     * Writes a sidecar whole or not at all, through {@code tmp} (named apart, as a long name's sidecar
+     * has no room left for a suffix): a crash mid-write leaves only the tmp, which nothing reads.
+     */
+    private static void writeWhole(Path sidecar, Path tmp, String text) throws IOException {
+        Files.writeString(tmp, text, StandardCharsets.UTF_8);
+        Files.move(tmp, sidecar, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
     Path toDone(Path claimed, String fileId, String reportJson) {

@@ -76,11 +76,13 @@ public final class Worker implements Runnable {
 
     private TransactionalIngestion ingestion;
     /**
-     * The claimed file being ingested, and its next record index as of its last commit: what a crash
-     * is counted against (see FileCrashes). Null between files. Only the worker's thread uses them.
+     * The claimed file in hand, its file id once known (else ""), and its next record index as of
+     * its last commit (else -1): what an error that stops the worker is counted against (see
+     * FileCrashes). Null between files. Only the worker's thread uses them.
      */
     private Path inHand;
-    private long inHandAt;
+    private String inHandId = "";
+    private long inHandAt = -1;
     private volatile KafkaSession session;
     /** The worker's part in a group sharing the work, when work.shards &gt; 0; else null. */
     private volatile SharedWork shared;
@@ -251,7 +253,11 @@ public final class Worker implements Runnable {
                         continue;
                     }
                     fileInHand = true;
+                    inHand = next.get();
+                    inHandId = "";
+                    inHandAt = -1;
                     process(next.get());
+                    inHand = null;
                     lastAnswer = System.nanoTime();
                     idleTrouble = null;
                     backoff = FIRST_BACKOFF_MS;
@@ -419,6 +425,13 @@ public final class Worker implements Runnable {
     private void process(Path claimed) {
         String name = claimed.getFileName().toString();
         long size = Inbox.size(claimed);
+        Optional<FileCrashes> crashes = inbox.crashes(claimed);
+        if (crashes.isPresent() && crashes.get().exhausted("", maxCrashes)) {
+            // It stopped the worker before its content was known (hashing or inflating it): nothing of it is published.
+            finishFailed(claimed, name, null, size, null, setAsideReason(name, crashes.get(), false, null), null,
+                    "failed");
+            return;
+        }
         long t0 = System.nanoTime();
         Optional<RecordedIdentity> recorded = inbox.recordedIdentity(claimed);
         RecordedIdentity identity;
@@ -435,6 +448,7 @@ public final class Worker implements Runnable {
             return;
         }
         String fileId = identity.sha256();
+        inHandId = fileId;
         long identified = System.nanoTime();
         metrics.identified(identified - t0);
         startup.took("identify", t0, identified);
@@ -459,6 +473,7 @@ public final class Worker implements Runnable {
         kafkaWait.call(KafkaWait.READING_CHECKPOINTS,
                 () -> startup.time("checkpoints again", session.checkpoints()::refresh));
         Checkpoint from = session.checkpoints().find(fileId).orElse(null);
+        inHandAt = from == null ? 0 : from.nextRecordIndex();
         if (from != null && from.isFinished() && recorded.isPresent()) {
             // This worker finished the file and died before moving it: only the move is left to do.
             boolean completed = from.state() == FileState.COMPLETED;
@@ -478,15 +493,20 @@ public final class Worker implements Runnable {
             metrics.end("already_ingested");
             return;
         }
+        if (crashes.isPresent() && crashes.get().exhausted(fileId, maxCrashes)) {
+            setAside(claimed, name, fileId, size, from, crashes.get());
+            return;
+        }
+        if (from != null && from.state() == FileState.FAILED) {
+            // Dropped again after it failed: it resumes where it failed. Marked in progress first, and before its
+            // identity is recorded, so that a stop before this run's first commit is not taken for this run's end
+            // (a failed checkpoint and a recorded identity), which moved the file back to failed/ untried.
+            from = ingestion.reopen(from, session.publisher());
+            session.checkpoints().committed(from, workerId);
+        }
         if (!recorded.equals(Optional.of(identity))) {
             // New, or hashed again after a touch that left the content as it was: the next restart can trust it.
             inbox.recordIdentity(claimed, identity);
-        }
-        long at = from == null ? 0 : from.nextRecordIndex();
-        Optional<FileCrashes> crashes = inbox.crashes(claimed);
-        if (crashes.isPresent() && crashes.get().exhausted(maxCrashes)) {
-            setAside(claimed, name, fileId, size, from, crashes.get());
-            return;
         }
         long resumeAt = from == null || from.resume() == null ? 0 : from.resume().byteOffset();
         if (from == null) {
@@ -498,14 +518,10 @@ public final class Worker implements Runnable {
         metrics.begin(name, from, resumeAt);
         IngestListener listener = committedAt(startup.untilFirstCommit("first page", System.nanoTime(), metrics));
         FileOutcome outcome;
-        inHand = claimed;
-        inHandAt = at;
         try {
             outcome = ingestion.ingest(new FileJob(claimed, name, fileId, size, from), session.publisher(), listener,
                     this::stopping);
-            inHand = null;
         } catch (FileFailedException e) {
-            inHand = null;
             // Not even the failure could be committed; the file's last checkpoint still says where it stands.
             finishFailed(claimed, name, fileId, size, session.checkpoints().find(fileId).orElse(from), e, null, "failed");
             return;
@@ -540,10 +556,10 @@ public final class Worker implements Runnable {
             return;
         }
         try {
-            FileCrashes crashes = FileCrashes.after(inbox.crashes(file), inHandAt, e);
+            FileCrashes crashes = FileCrashes.after(inbox.crashes(file), inHandId, inHandAt, e);
             inbox.recordCrash(file, crashes);
-            LOG.error("{} has now stopped the worker {} time(s), this time after record {}; {}", file.getFileName(),
-                    crashes.count(), inHandAt, maxCrashes == 0 ? "it is taken up again on every start ("
+            LOG.error("{} has now stopped the worker {}, this time {}; {}", file.getFileName(),
+                    times(crashes.count()), where(crashes), maxCrashes == 0 ? "it is taken up again on every start ("
                             + AppSettings.FILE_MAX_CRASHES.key() + "=0)"
                             : crashes.count() >= maxCrashes ? "the next start sets it aside in failed/ ("
                             + AppSettings.FILE_MAX_CRASHES.key() + "=" + maxCrashes + ")"
@@ -560,18 +576,37 @@ public final class Worker implements Runnable {
      * failed event and checkpoint are committed where it stood, and the next file is taken.
      */
     private void setAside(Path claimed, String name, String fileId, long size, Checkpoint from, FileCrashes crashes) {
-        long at = from == null ? 0 : from.nextRecordIndex();
-        FileFailedException aside = new FileFailedException("set aside: the file stopped the worker " + crashes.count()
-                + " times on an unexpected error, the last time after record " + crashes.at() + " on "
-                + crashes.last() + ". The records before record " + at + " are published; drop the file into the inbox "
-                + "again to resume it there once the cause is mended (a fault in xmlingest or in the model's code, or "
-                + "too small a heap: the worker's log has the stack trace)",
-                new io.xmlingest.core.error.ErrorLocation(name, at, -1, -1,
-                        from == null || from.resume() == null ? -1 : from.resume().byteOffset()),
-                AppSettings.FILE_MAX_CRASHES.key(), null);
+        FileFailedException aside = setAsideReason(name, crashes, true, from);
         Checkpoint failed = ingestion.setAside(new FileJob(claimed, name, fileId, size, from), aside, session.publisher());
         session.checkpoints().committed(failed, workerId);
         finishFailed(claimed, name, fileId, size, failed, aside, null, "failed");
+    }
+
+    /**
+     * @param identified whether the file's content is known (else it stopped the worker while being identified)
+     * @param from       where the file stands, null when nothing of it was committed
+     */
+    private static FileFailedException setAsideReason(String name, FileCrashes crashes, boolean identified,
+                                                      Checkpoint from) {
+        long at = from == null ? 0 : from.nextRecordIndex();
+        String published = !identified ? "Nothing of it is published; drop the file into the inbox again once the "
+                + "cause is mended" : (at == 0 ? "Nothing of it is published" : "Its records before record " + at
+                + " are published") + "; drop the file into the inbox again to resume it there once the cause is mended";
+        return new FileFailedException("set aside: the file stopped the worker " + times(crashes.count()) + " on an "
+                + "unexpected error, the last time " + where(crashes) + ", on " + crashes.last() + ". " + published
+                + " (a fault in xmlingest or in the model's code, or too small a heap: the worker's log has the stack "
+                + "trace)", new io.xmlingest.core.error.ErrorLocation(name, identified ? at : -1, -1, -1,
+                from == null || from.resume() == null ? -1 : from.resume().byteOffset()),
+                AppSettings.FILE_MAX_CRASHES.key(), null);
+    }
+
+    private static String times(int n) {
+        return n == 1 ? "once" : n + " times";
+    }
+
+    private static String where(FileCrashes crashes) {
+        return crashes.fileId().isEmpty() ? "before its content was identified"
+                : "with its checkpoint at record " + crashes.at();
     }
 
     /** {@code listener}, telling inHandAt where each commit left the file in hand too. */

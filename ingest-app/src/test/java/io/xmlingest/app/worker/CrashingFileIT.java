@@ -102,9 +102,9 @@ class CrashingFileIT {
         assertThat(error.get("setting").asText()).isEqualTo("worker.file.max.crashes");
         assertThat(error.get("recordIndex").asLong()).isEqualTo(301);
         assertThat(error.get("reason").asText()).contains("set aside: the file stopped the worker 2 times on an "
-                        + "unexpected error, the last time after record 301 on java.lang.NoClassDefFoundError: "
-                        + "com/example/fragile/MissingHelper. The records before record 301 are published")
-                .contains("drop the file into the inbox again to resume it there");
+                        + "unexpected error, the last time with its checkpoint at record 301, on "
+                        + "java.lang.NoClassDefFoundError: com/example/fragile/MissingHelper. Its records before record "
+                        + "301 are published; drop the file into the inbox again to resume it there");
         assertThat(processing.resolve(".poisoned.xml.crashes")).doesNotExist();
 
         // Each record once: the poisoned file's up to its last commit, all of the next file's.
@@ -114,5 +114,51 @@ class CrashingFileIT {
         assertThat(events).extracting(e -> e.get("event").asText()).containsExactly("started", "failed");
         assertThat(events.get(1).get("setting").asText()).isEqualTo("worker.file.max.crashes");
         assertThat(events.get(1).get("records").asLong()).isEqualTo(301);
+
+        // Mended (here: converted schema-less, which has no adapter) and dropped again, it resumes where it stood.
+        Files.move(h.failed("poisoned.xml"), inbox.resolve("poisoned.xml"));
+        h.settings.put("record.class", "-");
+        try (WorkerHarness.Running w = h.start()) {
+            await("poisoned.xml in done/", WAIT, () -> Files.exists(h.done("poisoned.xml")));
+        }
+        assertThat(indexesByFile(h.records())).isEqualTo(Map.of("poisoned.xml", (long) ITEMS, "next.xml", (long) ITEMS));
+        assertThat(h.status().stream().filter(e -> e.get("fileId").asText().equals(poisonedId)))
+                .extracting(e -> e.get("event").asText()).containsExactly("started", "failed", "completed");
+    }
+
+    /**
+     * A file that stops the worker on its first record, so nothing of it is committed: set aside with
+     * its started event. Dropped again unmended, it stops the worker again before any commit, and
+     * must be set aside again, not moved back to failed/ untried: before, its failed checkpoint
+     * and the identity recorded by the new run looked like a run that had failed it and died.
+     */
+    @Test
+    void aFileThatStopsTheWorkerBeforeItsFirstCommitIsSetAsideAgainWhenDroppedAgainUnmended() throws Exception {
+        Path inbox = Files.createDirectories(dir.resolve("inbox"));
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "record.element", "{" + NS + "}item",
+                "record.class", Item.class.getName(), "record.key", "sku", "worker.file.max.crashes", "1");
+        Path early = items("early.xml", 0);
+        String earlyId = FileIdentity.sha256(early);
+        for (int round = 1; round <= 2; round++) {
+            if (round == 1) {
+                h.drop(early, "early.xml");
+            } else {
+                Files.move(h.failed("early.xml"), inbox.resolve("early.xml"));
+            }
+            WorkerHarness.Running crashed = h.start();
+            crashed.thread().join(WAIT.toMillis());
+            assertThat(crashed.thread().isAlive()).as("round %d: worker stopped on the model's error", round).isFalse();
+            try (WorkerHarness.Running w = h.start()) {
+                await("early.xml in failed/, round " + round, WAIT, () -> Files.exists(h.failed("early.xml")));
+            }
+            JsonNode error = report(h.failed("early.xml")).get("error");
+            assertThat(error.get("reason").asText()).as("round %d", round).startsWith("set aside: the file stopped "
+                    + "the worker once on an unexpected error, the last time with its checkpoint at record 0, on "
+                    + "java.lang.NoClassDefFoundError: com/example/fragile/MissingHelper. Nothing of it is published;");
+            assertThat(error.get("recordIndex").asLong()).isZero();
+        }
+        assertThat(h.records()).isEmpty();
+        List<JsonNode> events = h.status().stream().filter(e -> e.get("fileId").asText().equals(earlyId)).toList();
+        assertThat(events).extracting(e -> e.get("event").asText()).containsExactly("started", "failed", "failed");
     }
 }

@@ -106,6 +106,31 @@ class InboxTest {
         assertThat(names(dir.resolve("failed"))).containsExactly("b.xml", "b.xml.report.json");
     }
 
+    @Test
+    void theCrashCountIsKeptBesideTheFileGoesWithItAndIsNeverInheritedByANewFileOfTheSameName() throws IOException {
+        Inbox inbox = inbox();
+        String longName = "\u00e9".repeat(100) + "x".repeat(47) + ".xml"; // 251 bytes: no room for a suffix
+        Path a = claimed(inbox, longName);
+        FileCrashes crashes = FileCrashes.after(Optional.empty(), SHA, 300, new OutOfMemoryError("Java heap space"));
+        inbox.recordCrash(a, crashes);
+        assertThat(inbox.crashes(a)).contains(crashes);
+        Path processing = dir.resolve("processing").resolve("w1");
+        assertThat(names(processing)).hasSize(2).allMatch(n -> n.equals(longName) || n.startsWith("."));
+
+        inbox.toFailed(a, SHA, "{}");
+        assertThat(names(processing)).isEmpty();
+
+        // One the worker died before deleting: the next file of that name is claimed without it.
+        Path b = claimed(inbox, "b.xml");
+        inbox.recordCrash(b, crashes);
+        Files.delete(b);
+        Path again = claimed(inbox, "b.xml");
+        assertThat(inbox.crashes(again)).isEmpty();
+        inbox.recordCrash(again, crashes);
+        assertThat(inbox.toSharded(again, SHA)).isPresent();
+        assertThat(names(processing)).isEmpty();
+    }
+
     /**
      * A name a few bytes short of the file system's 255: the report, the sidecar, a second file of
      * that name and the name in sharded/ would each be longer, and could not be made, which stopped

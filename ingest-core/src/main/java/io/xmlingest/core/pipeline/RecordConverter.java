@@ -9,6 +9,7 @@ import io.xmlingest.core.encode.JsonRecordEncoder;
 import io.xmlingest.core.encode.RecordEncoder;
 import io.xmlingest.core.encode.XmlTreeJsonEncoder;
 import io.xmlingest.core.error.ErrorLocation;
+import io.xmlingest.core.error.IngestException;
 import io.xmlingest.core.error.RecordRejectedException;
 import io.xmlingest.core.page.OutgoingRecord;
 import java.nio.charset.StandardCharsets;
@@ -104,7 +105,8 @@ final class RecordConverter {
             // has less, and the record alone pays for it.
             throw new RecordRejectedException("record nests too deeply to be converted on this thread's stack "
                     + "(files may nest up to " + maxDepth + " levels)", where, null, IngestSettings.XML_MAX_DEPTH.key());
-        } catch (RecordRejectedException e) {
+        } catch (IngestException e) {
+            // Rejected records, and a record whose XML broke off (FileFailedException: it stops the file), as thrown.
             throw e;
         } catch (RuntimeException e) {
             throw unexpected(e, where);

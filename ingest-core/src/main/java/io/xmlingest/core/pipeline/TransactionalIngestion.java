@@ -130,6 +130,21 @@ public final class TransactionalIngestion {
     }
 
     /**
+     * Marks a failed file in progress again, where it failed, as it is taken up again (dropped into
+     * the inbox once more): no event, only its checkpoint, so that a stop before the new run's first
+     * commit leaves a file in progress, not one that looks as if this run had failed it.
+     *
+     * @throws io.xmlingest.core.error.RetriableIngestException Kafka failed; nothing was committed
+     */
+    public Checkpoint reopen(Checkpoint failed, TransactionalPublisher publisher) {
+        Checkpoint open = new Checkpoint(failed.fileId(), failed.fileName(), FileState.IN_PROGRESS,
+                failed.nextRecordIndex(), failed.resume(), failed.records(), failed.deadLetters(), failed.pages(), null,
+                failed.shard(), failed.shards());
+        publisher.commit(List.of(new FileMessages(topics, failed.fileName(), failed.fileId(), worker).checkpoint(open)));
+        return open;
+    }
+
+    /**
      * Ends, as failed and without reading it, a file the worker will not try again on its own: it
      * fails where its last checkpoint left it, or at its start with its started event when nothing
      * of it was committed. Dropped again, it resumes from there, as any failed file does.

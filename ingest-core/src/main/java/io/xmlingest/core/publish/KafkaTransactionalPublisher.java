@@ -102,7 +102,10 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
 
     private void begin() {
         if (spent) {
-            throw new IllegalStateException("this publisher failed before; open a new one");
+            // Kafka's trouble (an abort that failed after a refused record): retried on a new session, like any other,
+            // rather than stopping the worker as an error of its own, to be counted against the file in hand.
+            throw new RetriableIngestException("the Kafka session failed before (aborting a transaction); opening "
+                    + "a new one", null, null, null);
         }
         if (!open) {
             producer.beginTransaction();

@@ -624,7 +624,8 @@ public final class StaxRecordSplitter implements RecordSplitter {
         if (e instanceof WstxEOFException && String.valueOf(e.getMessage()).startsWith("Unexpected EOF in prolog")) {
             // The parser's words for a file that ends before its root element, which say little to whoever sent it.
             f = new FileFailedException("the file holds no XML document: it ends before its first element (it holds "
-                    + "only white space, a byte order mark, an XML declaration, comments or processing instructions)",
+                    + "nothing but white space, a byte order mark, an XML declaration, a DOCTYPE, comments or processing "
+                    + "instructions, or breaks off in one of them or in its first tag)",
                     f.location().orElse(ErrorLocation.ofFile(fileName)), null, e);
         }
         ErrorLocation at = f.location().orElse(null);

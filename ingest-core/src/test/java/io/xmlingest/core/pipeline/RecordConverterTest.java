@@ -71,6 +71,19 @@ class RecordConverterTest {
     }
 
     @Test
+    void aRecordWhoseXmlBreaksOffStillStopsTheFile() throws Exception {
+        XMLStreamReader cut = new StreamReaderDelegate(item("A-1")) {
+            @Override
+            public int next() throws XMLStreamException {
+                throw new XMLStreamException("Unexpected EOF; was expecting a close tag for element <item>");
+            }
+        };
+        assertThatThrownBy(() -> converter().convert(cut, 0, new ErrorLocation("items.xml", 0, 1, 1, 0), "items.xml",
+                "id")).isInstanceOf(io.xmlingest.core.error.FileFailedException.class)
+                .hasMessageContaining("XML is not readable: Unexpected EOF");
+    }
+
+    @Test
     void errorsOfTheVirtualMachineStillStopTheFile() throws Exception {
         // Out of memory, say: the JVM may be in no state to go on, so it is not taken for the record's fault.
         XMLStreamReader failing = new StreamReaderDelegate(item("A-1")) {
