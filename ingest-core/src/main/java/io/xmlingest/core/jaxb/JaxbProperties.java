@@ -6,6 +6,7 @@ import jakarta.xml.bind.annotation.XmlElement;
 import jakarta.xml.bind.annotation.XmlElementRef;
 import jakarta.xml.bind.annotation.XmlElements;
 import jakarta.xml.bind.annotation.XmlTransient;
+import jakarta.xml.bind.annotation.XmlRootElement;
 import jakarta.xml.bind.annotation.XmlType;
 import jakarta.xml.bind.annotation.XmlValue;
 import java.lang.reflect.Field;
@@ -39,7 +40,8 @@ public final class JaxbProperties {
     private static final ClassValue<Boolean> BOUND = new ClassValue<>() {
         @Override
         protected Boolean computeValue(Class<?> type) {
-            return type.isAnnotationPresent(XmlType.class) && !type.isEnum();
+            return (type.isAnnotationPresent(XmlType.class) || type.isAnnotationPresent(XmlRootElement.class))
+                    && !type.isEnum();
         }
     };
 

@@ -7,6 +7,7 @@ import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.config.Setting;
 import io.xmlingest.core.encode.RecordKeys;
 import io.xmlingest.core.error.ConfigException;
+import io.xmlingest.core.jaxb.FieldBoundModel;
 import io.xmlingest.core.publish.TopicNames;
 import io.xmlingest.core.jaxb.SubstitutionFactories;
 import io.xmlingest.core.split.RecordElements;
@@ -92,6 +93,9 @@ public final class RecordModel {
         List<Class<?>> loaded = load(config, classes);
         List<Class<?>> bound = loaded.stream().filter(c -> c != null).distinct().toList();
         JAXBContext context = bound.isEmpty() ? null : context(bound);
+        if (context != null) {
+            FieldBoundModel.check(context);
+        }
         Schema schema = RecordSchemas.compile(config.get(IngestSettings.RECORD_SCHEMA));
         if (schema != null && loaded.contains(null)) {
             throw new ConfigException(IngestSettings.RECORD_SCHEMA.key(), IngestSettings.RECORD_SCHEMA.key()

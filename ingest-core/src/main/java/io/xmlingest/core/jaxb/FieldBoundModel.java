@@ -1,0 +1,72 @@
+package io.xmlingest.core.jaxb;
+
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.ConfigException;
+import jakarta.xml.bind.JAXBContext;
+import java.util.Map;
+import org.glassfish.jaxb.runtime.v2.model.runtime.RuntimeClassInfo;
+import org.glassfish.jaxb.runtime.v2.model.runtime.RuntimePropertyInfo;
+import org.glassfish.jaxb.runtime.v2.runtime.IllegalAnnotationsException;
+import org.glassfish.jaxb.runtime.v2.runtime.JAXBContextImpl;
+import org.glassfish.jaxb.runtime.v2.runtime.reflect.Accessor;
+
+/**
+ * Checks, once at start, that every value JAXB binds in a model is one xmlingest writes. The
+ * encoder reads a bound record from its fields, as xjc generates them (field access, protected
+ * fields, {@code @XmlType}). A hand-written class bound another way was published without a word
+ * of warning as its {@code toString()} (no {@code @XmlType} or {@code @XmlRootElement}), or without
+ * the values JAXB had set through setters or in private fields. Such a model is refused instead,
+ * naming the class and what to change. JAXB's own view of the model is asked, not a copy of its rules.
+ */
+public final class FieldBoundModel {
+    private FieldBoundModel() {
+    }
+
+    /** @throws ConfigException naming record.class, for the first class xmlingest would not write whole */
+    public static void check(JAXBContext context) {
+        if (!(context instanceof JAXBContextImpl impl)) {
+            return; // another JAXB runtime: its model cannot be asked, and the encoder's rules were made for this one
+        }
+        Map<Class, ? extends RuntimeClassInfo> beans;
+        try {
+            beans = impl.getTypeInfoSet().beans();
+        } catch (IllegalAnnotationsException e) {
+            return; // the context was built, so JAXB accepted the model; nothing more to learn here
+        }
+        for (Map.Entry<Class, ? extends RuntimeClassInfo> bean : beans.entrySet()) {
+            Class<?> type = bean.getKey();
+            if (!JaxbProperties.isBound(type)) {
+                throw refused(type, "carries neither @XmlType nor @XmlRootElement, and xmlingest writes only classes "
+                        + "annotated so as objects: annotate it @XmlType");
+            }
+            for (RuntimePropertyInfo property : bean.getValue().getProperties()) {
+                Accessor<?, ?> accessor = property.getAccessor();
+                if (accessor instanceof Accessor.GetterSetterReflection<?, ?>
+                        || accessor instanceof Accessor.GetterOnlyReflection<?, ?>
+                        || accessor instanceof Accessor.SetterOnlyReflection<?, ?>) {
+                    throw refused(type, "has its property '" + property.getName() + "' bound through a getter and "
+                            + "setter (JAXB's access type PUBLIC_MEMBER, its default, or PROPERTY), and xmlingest reads "
+                            + "bound values from fields: annotate it @XmlAccessorType(XmlAccessType.FIELD)");
+                }
+                // An adapted property's accessor wraps the field's and does not show it: its name does.
+                if (!written(type, property.getName())) {
+                    throw refused(type, "has its property '" + property.getName() + "' bound by JAXB, but xmlingest "
+                            + "does not write it: a private field without an annotation is bound under field access, "
+                            + "and xmlingest writes unannotated fields only when they are protected or public. Annotate "
+                            + "it @XmlElement (or @XmlAttribute), or make it protected");
+                }
+            }
+        }
+    }
+
+    /** Whether the encoder writes a field of {@code type} itself (not one it inherits) of that name. */
+    private static boolean written(Class<?> type, String name) {
+        return JaxbProperties.of(type).stream()
+                .anyMatch(p -> p.field().getDeclaringClass() == type && p.field().getName().equals(name));
+    }
+
+    private static ConfigException refused(Class<?> type, String why) {
+        return new ConfigException(IngestSettings.RECORD_CLASS.key(), "model class " + type.getName() + " " + why
+                + " (classes xjc or 'model compile' generate are bound this way)");
+    }
+}
