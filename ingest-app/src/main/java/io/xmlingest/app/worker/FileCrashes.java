@@ -1,5 +1,6 @@
 package io.xmlingest.app.worker;
 
+import io.xmlingest.core.error.StruckAt;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -28,7 +29,9 @@ record FileCrashes(String fileId, long at, int count, String last) {
     /** The crashes once one more, with {@code error}, happened to content {@code fileId} ("" unknown) at {@code at}. */
     static FileCrashes after(Optional<FileCrashes> before, String fileId, long at, Throwable error) {
         int count = before.filter(b -> b.fileId.equals(fileId)).map(b -> b.count + 1).orElse(1);
-        return new FileCrashes(fileId, at, count, oneLine(error.toString()));
+        // Where it struck (the record a binder or the reader had in hand) is worth more than the error's own words.
+        String said = error.toString() + StruckAt.of(error).map(where -> " " + where).orElse("");
+        return new FileCrashes(fileId, at, count, oneLine(said));
     }
 
     /**

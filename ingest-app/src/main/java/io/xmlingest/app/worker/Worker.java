@@ -558,8 +558,8 @@ public final class Worker implements Runnable {
         try {
             FileCrashes crashes = FileCrashes.after(inbox.crashes(file), inHandId, inHandAt, e);
             inbox.recordCrash(file, crashes);
-            LOG.error("{} has now stopped the worker {}, this time {}; {}", file.getFileName(),
-                    times(crashes.count()), where(crashes), maxCrashes == 0 ? "it is taken up again on every start ("
+            LOG.error("{} has now stopped the worker {}, this time {}, on {}; {}", file.getFileName(),
+                    times(crashes.count()), where(crashes), crashes.last(), maxCrashes == 0 ? "it is taken up again on every start ("
                             + AppSettings.FILE_MAX_CRASHES.key() + "=0)"
                             : crashes.count() >= maxCrashes ? "the next start sets it aside in failed/ ("
                             + AppSettings.FILE_MAX_CRASHES.key() + "=" + maxCrashes + ")"

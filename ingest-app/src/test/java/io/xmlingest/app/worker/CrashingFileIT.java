@@ -84,7 +84,8 @@ class CrashingFileIT {
             assertThat(crashes).as("crashes after start %d", start).isPresent();
             assertThat(crashes.get().count()).isEqualTo(start);
             assertThat(crashes.get().at()).isEqualTo(committedAtCrash[start - 1]);
-            assertThat(crashes.get().last()).contains("NoClassDefFoundError: com/example/fragile/MissingHelper");
+            assertThat(crashes.get().last()).startsWith("java.lang.NoClassDefFoundError: com/example/fragile/"
+                    + "MissingHelper while converting file poisoned.xml, record index 350, line 353");
         }
         assertThat(Files.exists(processing.resolve("poisoned.xml"))).as("still in hand after two crashes").isTrue();
 
@@ -103,8 +104,10 @@ class CrashingFileIT {
         assertThat(error.get("recordIndex").asLong()).isEqualTo(301);
         assertThat(error.get("reason").asText()).contains("set aside: the file stopped the worker 2 times on an "
                         + "unexpected error, the last time with its checkpoint at record 301, on "
-                        + "java.lang.NoClassDefFoundError: com/example/fragile/MissingHelper. Its records before record "
-                        + "301 are published; drop the file into the inbox again to resume it there");
+                        + "java.lang.NoClassDefFoundError: com/example/fragile/MissingHelper while converting file "
+                        + "poisoned.xml, record index 350, line 353, column 3")
+                .contains("Its records before record 301 are published; drop the file into the inbox again to resume "
+                        + "it there");
         assertThat(processing.resolve(".poisoned.xml.crashes")).doesNotExist();
 
         // Each record once: the poisoned file's up to its last commit, all of the next file's.
@@ -154,7 +157,8 @@ class CrashingFileIT {
             JsonNode error = report(h.failed("early.xml")).get("error");
             assertThat(error.get("reason").asText()).as("round %d", round).startsWith("set aside: the file stopped "
                     + "the worker once on an unexpected error, the last time with its checkpoint at record 0, on "
-                    + "java.lang.NoClassDefFoundError: com/example/fragile/MissingHelper. Nothing of it is published;");
+                    + "java.lang.NoClassDefFoundError: com/example/fragile/MissingHelper while converting file "
+                    + "early.xml, record index 0, line 3, column 3").contains(". Nothing of it is published;");
             assertThat(error.get("recordIndex").asLong()).isZero();
         }
         assertThat(h.records()).isEmpty();

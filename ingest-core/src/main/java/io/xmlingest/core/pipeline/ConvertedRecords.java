@@ -5,6 +5,7 @@ import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.FileFailedException;
 import io.xmlingest.core.error.RecordRejectedException;
+import io.xmlingest.core.error.StruckAt;
 import io.xmlingest.core.page.OutgoingRecord;
 import io.xmlingest.core.split.CapturedRecord;
 import io.xmlingest.core.split.RawRecord;
@@ -156,7 +157,10 @@ final class ConvertedRecords implements AutoCloseable {
                 return null;
             }
             if (current != null && current.failure != null) {
-                throw current.failure;
+                if (current.failure instanceof Error e) {
+                    throw e;
+                }
+                throw (RuntimeException) current.failure;
             }
             current = take();
             taken = 0;
@@ -229,6 +233,7 @@ final class ConvertedRecords implements AutoCloseable {
 
     private void readLoop() {
         Batch batch = new Batch(BATCH_RECORDS);
+        SplitPosition reading = null;
         try {
             while (!closed) {
                 long t0 = System.nanoTime();
@@ -240,6 +245,7 @@ final class ConvertedRecords implements AutoCloseable {
                     return;
                 }
                 SplitPosition position = splitter.position();
+                reading = position;
                 ResumePoint start = splitter.resumePoint();
                 Item item = new Item(position, start);
                 try {
@@ -251,6 +257,7 @@ final class ConvertedRecords implements AutoCloseable {
                     item.rawText = splitter.raw(maxRawBytes);
                 }
                 batch.items[batch.size++] = item;
+                reading = null; // an error from here on is in the file between records, not in this one
                 scanNanos += System.nanoTime() - t0;
                 bytesRead = splitter.bytesRead();
                 // A batch also closes at a quarter of the budget, so that large records still flow.
@@ -265,10 +272,19 @@ final class ConvertedRecords implements AutoCloseable {
             if (submit(batch)) {
                 hand(Batch.failed(e));
             }
-        } catch (RuntimeException | Error e) {
+        } catch (RuntimeException e) {
             if (submit(batch)) {
                 hand(Batch.failed(new FileFailedException("cannot read the file: " + e, ErrorLocation.ofFile(fileName),
                         null, e)));
+            }
+        } catch (Error e) {
+            // Not the file's fault, as in a binder (out of memory reading a large record with too small a heap, say):
+            // it stops the file in hand as an error, after the records before it, and whoever runs the file decides.
+            SplitPosition p = reading;
+            StruckAt.note(e, "while reading " + (p == null ? ErrorLocation.ofFile(fileName)
+                    : new ErrorLocation(fileName, p.recordIndex(), p.line(), p.column(), p.byteOffset())));
+            if (submit(batch)) {
+                hand(Batch.failed(e));
             }
         } finally {
             for (int i = 0; i < converters.size(); i++) {
@@ -353,7 +369,10 @@ final class ConvertedRecords implements AutoCloseable {
             item.message = converter.convert(item.events.reader(), p.recordIndex(), where, fileName, fileId);
         } catch (RecordRejectedException e) {
             item.rejected = e;
-        } catch (RuntimeException | Error e) {
+        } catch (Error e) {
+            StruckAt.note(e, "while converting " + where);
+            item.error = e;
+        } catch (RuntimeException e) {
             item.error = e;
         }
     }
@@ -368,13 +387,14 @@ final class ConvertedRecords implements AutoCloseable {
         int size;
         int cost;
         boolean hasEvents;
-        FileFailedException failure;
+        /** What stops the file here: a FileFailedException, or an Error let through. */
+        Throwable failure;
 
         Batch(int capacity) {
             this.items = new Item[capacity];
         }
 
-        static Batch failed(FileFailedException e) {
+        static Batch failed(Throwable e) {
             Batch b = new Batch(0);
             b.failure = e;
             return b;

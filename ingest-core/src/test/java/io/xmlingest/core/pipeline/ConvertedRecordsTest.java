@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.error.StruckAt;
 import io.xmlingest.core.split.CapturedRecord;
 import io.xmlingest.core.split.RawRecord;
 import io.xmlingest.core.split.RecordSplitter;
@@ -110,6 +111,27 @@ class ConvertedRecordsTest {
         }
     }
 
+    /**
+     * An Error is not the file's fault (out of memory while a large record is read, with too small a
+     * heap): it was turned into a failed file, which no restart took up again and which said neither
+     * where nor why. It now comes out in its place, noting the record, for the worker to count.
+     */
+    @Test
+    void anErrorWhileReadingComesOutInItsPlaceNamingTheRecord() throws Exception {
+        Path f = file("oom.xml", 300, "</persons>\n");
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, PERSON, XmlLimits.DEFAULTS);
+             ConvertedRecords records = plan(2, 10).start(new CountingSplitter(s, 150), "oom.xml", "id", 1 << 20)) {
+            List<Long> seen = new ArrayList<>();
+            assertThatThrownBy(() -> {
+                while (true) {
+                    seen.add(records.next().position().recordIndex());
+                }
+            }).isInstanceOfSatisfying(OutOfMemoryError.class, e -> assertThat(StruckAt.of(e)).hasValueSatisfying(
+                    where -> assertThat(where).startsWith("while reading file oom.xml, record index 150, line ")));
+            assertThat(seen).hasSize(150).last().isEqualTo(149L);
+        }
+    }
+
     @Test
     void theReaderRunsAheadOnlyAsFarAsTheBoundsAllow() throws Exception {
         Path f = file("bounded.xml", 5000, "</persons>\n");
@@ -143,9 +165,16 @@ class ConvertedRecordsTest {
     private static final class CountingSplitter implements RecordSplitter {
         final RecordSplitter inner;
         final AtomicLong found = new AtomicLong();
+        /** The record whose capture runs out of memory, or -1. */
+        final long outOfMemoryAt;
 
         CountingSplitter(RecordSplitter inner) {
+            this(inner, -1);
+        }
+
+        CountingSplitter(RecordSplitter inner, long outOfMemoryAt) {
             this.inner = inner;
+            this.outOfMemoryAt = outOfMemoryAt;
         }
 
         @Override
@@ -174,6 +203,9 @@ class ConvertedRecordsTest {
 
         @Override
         public CapturedRecord capture() {
+            if (inner.position().recordIndex() == outOfMemoryAt) {
+                throw new OutOfMemoryError("Java heap space (stand-in)");
+            }
             return inner.capture();
         }
 
