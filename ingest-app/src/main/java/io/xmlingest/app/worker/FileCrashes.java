@@ -1,6 +1,6 @@
 package io.xmlingest.app.worker;
 
-import io.xmlingest.core.error.StruckAt;
+import io.xmlingest.core.error.RecordError;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -30,7 +30,7 @@ record FileCrashes(String fileId, long at, int count, String last) {
     static FileCrashes after(Optional<FileCrashes> before, String fileId, long at, Throwable error) {
         int count = before.filter(b -> b.fileId.equals(fileId)).map(b -> b.count + 1).orElse(1);
         // Where it struck (the record a binder or the reader had in hand) is worth more than the error's own words.
-        String said = error.toString() + StruckAt.of(error).map(where -> " " + where).orElse("");
+        String said = error instanceof RecordError r ? r.getMessage() : error.toString();
         return new FileCrashes(fileId, at, count, oneLine(said));
     }
 

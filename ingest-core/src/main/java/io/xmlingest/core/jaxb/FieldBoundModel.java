@@ -59,10 +59,12 @@ public final class FieldBoundModel {
         }
     }
 
-    /** Whether the encoder writes a field of {@code type} itself (not one it inherits) of that name. */
+    /**
+     * Whether the encoder writes a field of that name for {@code type}: its own, or one it inherits
+     * (JAXB gives a class the properties of an {@code @XmlTransient} superclass).
+     */
     private static boolean written(Class<?> type, String name) {
-        return JaxbProperties.of(type).stream()
-                .anyMatch(p -> p.field().getDeclaringClass() == type && p.field().getName().equals(name));
+        return JaxbProperties.of(type).stream().anyMatch(p -> p.field().getName().equals(name));
     }
 
     private static ConfigException refused(Class<?> type, String why) {

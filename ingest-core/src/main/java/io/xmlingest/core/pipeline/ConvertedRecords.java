@@ -5,7 +5,7 @@ import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.FileFailedException;
 import io.xmlingest.core.error.RecordRejectedException;
-import io.xmlingest.core.error.StruckAt;
+import io.xmlingest.core.error.RecordError;
 import io.xmlingest.core.page.OutgoingRecord;
 import io.xmlingest.core.split.CapturedRecord;
 import io.xmlingest.core.split.RawRecord;
@@ -281,10 +281,10 @@ final class ConvertedRecords implements AutoCloseable {
             // Not the file's fault, as in a binder (out of memory reading a large record with too small a heap, say):
             // it stops the file in hand as an error, after the records before it, and whoever runs the file decides.
             SplitPosition p = reading;
-            StruckAt.note(e, "while reading " + (p == null ? ErrorLocation.ofFile(fileName)
+            RecordError error = new RecordError(e, "while reading " + (p == null ? ErrorLocation.ofFile(fileName)
                     : new ErrorLocation(fileName, p.recordIndex(), p.line(), p.column(), p.byteOffset())));
             if (submit(batch)) {
-                hand(Batch.failed(e));
+                hand(Batch.failed(error));
             }
         } finally {
             for (int i = 0; i < converters.size(); i++) {
@@ -370,8 +370,7 @@ final class ConvertedRecords implements AutoCloseable {
         } catch (RecordRejectedException e) {
             item.rejected = e;
         } catch (Error e) {
-            StruckAt.note(e, "while converting " + where);
-            item.error = e;
+            item.error = new RecordError(e, "while converting " + where);
         } catch (RuntimeException e) {
             item.error = e;
         }

@@ -64,6 +64,20 @@ class FieldBoundModelTest {
         public String label;
     }
 
+    /** A base JAXB leaves out of the model: its fields are the subclass's properties. */
+    @jakarta.xml.bind.annotation.XmlTransient
+    @XmlAccessorType(XmlAccessType.FIELD)
+    public abstract static class Base {
+        protected String sku;
+    }
+
+    @XmlRootElement(name = "derived")
+    @XmlAccessorType(XmlAccessType.FIELD)
+    @jakarta.xml.bind.annotation.XmlType(name = "Derived", propOrder = {"sku", "name"})
+    public static class Derived extends Base {
+        protected String name;
+    }
+
     private static void check(Class<?> type) throws Exception {
         FieldBoundModel.check(JAXBContext.newInstance(type));
     }
@@ -73,6 +87,15 @@ class FieldBoundModelTest {
         check(RootOnly.class);
         Object bound = JAXBContext.newInstance(RootOnly.class).createUnmarshaller()
                 .unmarshal(new StringReader("<thing><sku>A-1</sku><name>a lamp</name></thing>"));
+        assertThat(new String(new JsonRecordEncoder().encode(bound), StandardCharsets.UTF_8))
+                .isEqualTo("{\"sku\":\"A-1\",\"name\":\"a lamp\"}");
+    }
+
+    @Test
+    void theFieldsOfATransientBaseAreTheSubclasssAndAreWritten() throws Exception {
+        check(Derived.class);
+        Object bound = JAXBContext.newInstance(Derived.class).createUnmarshaller()
+                .unmarshal(new StringReader("<derived><sku>A-1</sku><name>a lamp</name></derived>"));
         assertThat(new String(new JsonRecordEncoder().encode(bound), StandardCharsets.UTF_8))
                 .isEqualTo("{\"sku\":\"A-1\",\"name\":\"a lamp\"}");
     }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.FileFailedException;
-import io.xmlingest.core.error.StruckAt;
+import io.xmlingest.core.error.RecordError;
 import io.xmlingest.core.split.CapturedRecord;
 import io.xmlingest.core.split.RawRecord;
 import io.xmlingest.core.split.RecordSplitter;
@@ -114,7 +114,7 @@ class ConvertedRecordsTest {
     /**
      * An Error is not the file's fault (out of memory while a large record is read, with too small a
      * heap): it was turned into a failed file, which no restart took up again and which said neither
-     * where nor why. It now comes out in its place, noting the record, for the worker to count.
+     * where nor why. It now comes out in its place, naming the record, for the worker to count.
      */
     @Test
     void anErrorWhileReadingComesOutInItsPlaceNamingTheRecord() throws Exception {
@@ -126,8 +126,12 @@ class ConvertedRecordsTest {
                 while (true) {
                     seen.add(records.next().position().recordIndex());
                 }
-            }).isInstanceOfSatisfying(OutOfMemoryError.class, e -> assertThat(StruckAt.of(e)).hasValueSatisfying(
-                    where -> assertThat(where).startsWith("while reading file oom.xml, record index 150, line ")));
+            }).isInstanceOfSatisfying(RecordError.class, e -> {
+                assertThat(e.getCause()).isInstanceOf(OutOfMemoryError.class);
+                assertThat(e.where()).startsWith("while reading file oom.xml, record index 150, line ");
+                assertThat(e.getMessage()).startsWith("java.lang.OutOfMemoryError: Java heap space (stand-in) while "
+                        + "reading file oom.xml, record index 150, line ");
+            });
             assertThat(seen).hasSize(150).last().isEqualTo(149L);
         }
     }
