@@ -87,8 +87,11 @@ final class Inbox {
             }
             try {
                 Path linkTarget = Files.isSymbolicLink(candidate) ? Files.readSymbolicLink(candidate) : null;
-                // Left by a file of this name that ended while the worker died moving it on: not this file's.
+                // Left by a file of this name that ended while the worker died moving it on: not this file's. A stale
+                // identity would make a failed file dropped again look finished, and move it back to failed/ untried.
                 Files.deleteIfExists(crashSidecar(target));
+                Files.deleteIfExists(sidecar(target));
+                Files.deleteIfExists(legacyMarker(target));
                 Files.move(candidate, target, StandardCopyOption.ATOMIC_MOVE);
                 if (linkTarget != null && !linkTarget.isAbsolute()) {
                     // A relative link moved one folder down names nothing: point the claimed one where the original did.

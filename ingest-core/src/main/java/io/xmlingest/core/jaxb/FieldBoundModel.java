@@ -35,12 +35,12 @@ public final class FieldBoundModel {
         }
         for (Map.Entry<Class, ? extends RuntimeClassInfo> bean : beans.entrySet()) {
             Class<?> type = bean.getKey();
-            if (!JaxbProperties.isBound(type)) {
-                throw refused(type, "carries neither @XmlType nor @XmlRootElement, and xmlingest writes only classes "
-                        + "annotated so as objects: annotate it @XmlType");
-            }
             for (RuntimePropertyInfo property : bean.getValue().getProperties()) {
                 Accessor<?, ?> accessor = property.getAccessor();
+                if (accessor instanceof Accessor.FieldReflection<?, ?> field
+                        && java.lang.reflect.Modifier.isStatic(field.f.getModifiers())) {
+                    continue; // a fixed attribute xjc makes a constant: not a value of the record
+                }
                 if (accessor instanceof Accessor.GetterSetterReflection<?, ?>
                         || accessor instanceof Accessor.GetterOnlyReflection<?, ?>
                         || accessor instanceof Accessor.SetterOnlyReflection<?, ?>) {

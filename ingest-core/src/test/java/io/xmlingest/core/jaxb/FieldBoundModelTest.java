@@ -53,17 +53,6 @@ class FieldBoundModelTest {
         private String secret;
     }
 
-    /** A nested class with no annotation at all is a structure to JAXB: it was written as its toString(). */
-    @XmlRootElement(name = "outer")
-    @XmlAccessorType(XmlAccessType.FIELD)
-    public static class Outer {
-        protected Part part;
-    }
-
-    public static class Part {
-        public String label;
-    }
-
     /** A base JAXB leaves out of the model: its fields are the subclass's properties. */
     @jakarta.xml.bind.annotation.XmlTransient
     @XmlAccessorType(XmlAccessType.FIELD)
@@ -109,9 +98,6 @@ class FieldBoundModelTest {
                 .hasMessageContaining("(setting: record.class)");
         assertThatThrownBy(() -> check(Hidden.class)).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("has its property 'secret' bound by JAXB, but xmlingest does not write it");
-        assertThatThrownBy(() -> check(Outer.class)).isInstanceOf(ConfigException.class)
-                .hasMessageContaining("model class " + Part.class.getName() + " carries neither @XmlType nor "
-                        + "@XmlRootElement");
     }
 
     @Test
