@@ -109,6 +109,7 @@ final class ConvertedRecords implements AutoCloseable {
     private final long maxRawBytes;
     private final List<RecordConverter> converters = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
+    private final Thread reader;
     private volatile boolean closed;
     private volatile long scanNanos;
     private volatile long bytesRead;
@@ -136,7 +137,8 @@ final class ConvertedRecords implements AutoCloseable {
             converters.add(c);
             threads.add(daemon("xmlingest-bind-" + i, binderStackBytes, () -> bindLoop(c)));
         }
-        threads.add(daemon("xmlingest-read", 0, this::readLoop));
+        reader = daemon("xmlingest-read", 0, this::readLoop);
+        threads.add(reader);
         threads.forEach(Thread::start);
     }
 
@@ -178,9 +180,24 @@ final class ConvertedRecords implements AutoCloseable {
     private Batch take() {
         Batch batch;
         try {
-            batch = ordered.take();
+            batch = ordered.poll(POLL_MS, TimeUnit.MILLISECONDS);
+            while (batch == null) {
+                if (!reader.isAlive()) {
+                    // What the reader handed on before it ended is in the queue by now.
+                    batch = ordered.poll();
+                    if (batch == null) {
+                        throw stopped("reading thread");
+                    }
+                    break;
+                }
+                batch = ordered.poll(POLL_MS, TimeUnit.MILLISECONDS);
+            }
             if (batch.size > 0 && batch.hasEvents) {
-                batch.done.await();
+                while (!batch.done.await(POLL_MS, TimeUnit.MILLISECONDS)) {
+                    if (threads.stream().noneMatch(t -> t != reader && t.isAlive()) && batch.done.getCount() > 0) {
+                        throw stopped("binder threads");
+                    }
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -188,6 +205,16 @@ final class ConvertedRecords implements AutoCloseable {
         }
         heapBudget.release(batch.cost);
         return batch;
+    }
+
+    /**
+     * A thread of this file ended without handing on what ended it: another error while it handed
+     * on the first, most likely (out of memory twice). Waiting on would hang the worker with the file
+     * in hand, so this stops the file as the first error would have.
+     */
+    private Error stopped(String which) {
+        return new InternalError("the " + which + " of file " + fileName + " ended without handing on why (another "
+                + "error while it handled the first one, most likely; the log has the thread's stack trace)");
     }
 
     /** Time the reader spent finding and copying records, in nanoseconds. */
@@ -281,8 +308,8 @@ final class ConvertedRecords implements AutoCloseable {
             // Not the file's fault, as in a binder (out of memory reading a large record with too small a heap, say):
             // it stops the file in hand as an error, after the records before it, and whoever runs the file decides.
             SplitPosition p = reading;
-            RecordError error = new RecordError(e, "while reading " + (p == null ? ErrorLocation.ofFile(fileName)
-                    : new ErrorLocation(fileName, p.recordIndex(), p.line(), p.column(), p.byteOffset())));
+            Error error = RecordError.placed(e, () -> "while reading " + (p == null ? ErrorLocation.ofFile(fileName)
+                    : locate(p)));
             if (submit(batch)) {
                 hand(Batch.failed(error));
             }
@@ -350,12 +377,16 @@ final class ConvertedRecords implements AutoCloseable {
             if (batch == END) {
                 return;
             }
-            if (!closed) {
-                for (int i = 0; i < batch.size; i++) {
-                    convert(converter, batch.items[i]);
+            try {
+                if (!closed) {
+                    for (int i = 0; i < batch.size; i++) {
+                        convert(converter, batch.items[i]);
+                    }
                 }
+            } finally {
+                // Whatever happened, the caller waiting for this batch must not wait for ever.
+                batch.done.countDown();
             }
-            batch.done.countDown();
         }
     }
 
@@ -364,16 +395,19 @@ final class ConvertedRecords implements AutoCloseable {
             return;
         }
         SplitPosition p = item.position;
-        ErrorLocation where = new ErrorLocation(fileName, p.recordIndex(), p.line(), p.column(), p.byteOffset());
         try {
-            item.message = converter.convert(item.events.reader(), p.recordIndex(), where, fileName, fileId);
+            item.message = converter.convert(item.events.reader(), p.recordIndex(), locate(p), fileName, fileId);
         } catch (RecordRejectedException e) {
             item.rejected = e;
         } catch (Error e) {
-            item.error = new RecordError(e, "while converting " + where);
+            item.error = RecordError.placed(e, () -> "while converting " + locate(p));
         } catch (RuntimeException e) {
             item.error = e;
         }
+    }
+
+    private ErrorLocation locate(SplitPosition p) {
+        return new ErrorLocation(fileName, p.recordIndex(), p.line(), p.column(), p.byteOffset());
     }
 
     /**

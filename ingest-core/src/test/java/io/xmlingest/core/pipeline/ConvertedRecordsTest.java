@@ -2,11 +2,14 @@ package io.xmlingest.core.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.FileFailedException;
 import io.xmlingest.core.error.RecordError;
+import io.xmlingest.core.pipeline.fragile.Part;
 import io.xmlingest.core.split.CapturedRecord;
 import io.xmlingest.core.split.RawRecord;
 import io.xmlingest.core.split.RecordSplitter;
@@ -17,9 +20,11 @@ import io.xmlingest.core.split.XmlLimits;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.xml.namespace.QName;
 import javax.xml.stream.XMLStreamReader;
@@ -136,6 +141,84 @@ class ConvertedRecordsTest {
         }
     }
 
+    /**
+     * A second out-of-memory while the first was wrapped with its record killed the binder thread
+     * before it let the caller have the batch, and the worker waited for ever with the file in hand:
+     * not stopped, so its crash was never counted either. The first error now comes out as it is.
+     */
+    @Test
+    void anErrorThatCannotBeDescribedInABinderStillStopsTheFile() throws Exception {
+        StringBuilder s = new StringBuilder("<parts xmlns=\"urn:xmlingest:test:parts\">\n");
+        for (int i = 0; i < 200; i++) {
+            s.append("<part><sku>").append(i).append("</sku><name>").append(i == 120 ? "poison" : "n" + i)
+                    .append("</name></part>\n");
+        }
+        Path f = Files.writeString(dir.resolve("parts.xml"), s.append("</parts>\n"));
+        IngestConfig config = IngestConfig.of(IngestSettings.ALL, Map.of("topic", "t", "bind.threads", "2",
+                "page.max.records", "10", "record.element", "{urn:xmlingest:test:parts}part",
+                "record.class", Part.class.getName(), "record.key", "sku"));
+        Undescribable error = new Undescribable();
+        Part.Names.error = error;
+        try (StaxRecordSplitter splitter = StaxRecordSplitter.open(f, new QName("urn:xmlingest:test:parts", "part"),
+                XmlLimits.DEFAULTS);
+             ConvertedRecords records = ConvertedRecords.Plan.of(config, RecordModel.of(config))
+                     .start(splitter, "parts.xml", "id", 1 << 20)) {
+            List<Long> seen = new ArrayList<>();
+            Throwable thrown = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> catchThrowable(() -> {
+                while (true) {
+                    seen.add(records.next().position().recordIndex());
+                }
+            }));
+            assertThat(thrown).isSameAs(error);
+            assertThat(error.describing).isTrue();
+            assertThat(seen).hasSize(120).last().isEqualTo(119L);
+        } finally {
+            Part.Names.error = new NoClassDefFoundError("com/example/MissingHelper");
+        }
+    }
+
+    @Test
+    void anErrorThatCannotBeDescribedInTheReaderStillStopsTheFile() throws Exception {
+        Path f = file("twice.xml", 300, "</persons>\n");
+        Undescribable error = new Undescribable();
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, PERSON, XmlLimits.DEFAULTS);
+             ConvertedRecords records = plan(2, 10).start(new CountingSplitter(s, 150, error), "twice.xml", "id",
+                     1 << 20)) {
+            List<Long> seen = new ArrayList<>();
+            Throwable thrown = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> catchThrowable(() -> {
+                while (true) {
+                    seen.add(records.next().position().recordIndex());
+                }
+            }));
+            assertThat(thrown).isSameAs(error);
+            assertThat(seen).hasSize(150);
+        }
+    }
+
+    /**
+     * Whatever ends the reading thread without a word (here a checked exception no code declares),
+     * the caller is not left waiting for a record that will never come: the file stops with an error.
+     */
+    @Test
+    void aReadingThreadThatEndsWithoutAWordDoesNotLeaveTheCallerWaiting() throws Exception {
+        Path f = file("silent.xml", 300, "</persons>\n");
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, PERSON, XmlLimits.DEFAULTS);
+             ConvertedRecords records = plan(2, 10).start(new CountingSplitter(s, 150,
+                     new java.io.IOException("undeclared")), "silent.xml", "id", 1 << 20)) {
+            List<Long> seen = new ArrayList<>();
+            Throwable thrown = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> catchThrowable(() -> {
+                while (true) {
+                    seen.add(records.next().position().recordIndex());
+                }
+            }));
+            assertThat(thrown).isInstanceOf(InternalError.class).hasMessage("the reading thread of file silent.xml "
+                    + "ended without handing on why (another error while it handled the first one, most likely; "
+                    + "the log has the thread's stack trace)");
+            // The records of the batches handed on before come out first, and no record after the fault.
+            assertThat(seen).isNotEmpty().allMatch(i -> i < 150);
+        }
+    }
+
     @Test
     void theReaderRunsAheadOnlyAsFarAsTheBoundsAllow() throws Exception {
         Path f = file("bounded.xml", 5000, "</persons>\n");
@@ -165,20 +248,44 @@ class ConvertedRecordsTest {
                 t -> t.getName().startsWith("xmlingest-") && t.isAlive());
     }
 
+    /** Stands in for an error met with memory short: describing it runs out of memory again, the first time. */
+    private static final class Undescribable extends Error {
+        final AtomicBoolean describing = new AtomicBoolean();
+
+        Undescribable() {
+            super("the first error");
+        }
+
+        @Override
+        public String toString() {
+            if (describing.compareAndSet(false, true)) {
+                throw new OutOfMemoryError("Java heap space (stand-in, while the first error is described)");
+            }
+            return super.toString();
+        }
+    }
+
     /** Counts the records the reader has found. */
     private static final class CountingSplitter implements RecordSplitter {
         final RecordSplitter inner;
         final AtomicLong found = new AtomicLong();
-        /** The record whose capture runs out of memory, or -1. */
-        final long outOfMemoryAt;
+        /** The record whose capture fails, or -1. */
+        final long failAt;
+        final Throwable failure;
 
         CountingSplitter(RecordSplitter inner) {
             this(inner, -1);
         }
 
+        /** Runs out of memory at record {@code outOfMemoryAt}. */
         CountingSplitter(RecordSplitter inner, long outOfMemoryAt) {
+            this(inner, outOfMemoryAt, new OutOfMemoryError("Java heap space (stand-in)"));
+        }
+
+        CountingSplitter(RecordSplitter inner, long failAt, Throwable failure) {
             this.inner = inner;
-            this.outOfMemoryAt = outOfMemoryAt;
+            this.failAt = failAt;
+            this.failure = failure;
         }
 
         @Override
@@ -207,10 +314,15 @@ class ConvertedRecordsTest {
 
         @Override
         public CapturedRecord capture() {
-            if (inner.position().recordIndex() == outOfMemoryAt) {
-                throw new OutOfMemoryError("Java heap space (stand-in)");
+            if (inner.position().recordIndex() == failAt) {
+                throw CountingSplitter.<RuntimeException>sneaky(failure);
             }
             return inner.capture();
+        }
+
+        @SuppressWarnings("unchecked")
+        private static <T extends Throwable> T sneaky(Throwable t) throws T {
+            throw (T) t;
         }
 
         @Override

@@ -1,0 +1,39 @@
+package io.xmlingest.core.pipeline.fragile;
+
+import jakarta.xml.bind.annotation.XmlAccessType;
+import jakarta.xml.bind.annotation.XmlAccessorType;
+import jakarta.xml.bind.annotation.XmlElement;
+import jakarta.xml.bind.annotation.XmlRootElement;
+import jakarta.xml.bind.annotation.XmlType;
+import jakarta.xml.bind.annotation.adapters.XmlAdapter;
+import jakarta.xml.bind.annotation.adapters.XmlJavaTypeAdapter;
+
+/** A model whose name adapter throws {@link Names#ERROR} on the name {@code poison}. */
+@XmlAccessorType(XmlAccessType.FIELD)
+@XmlType(name = "Part", propOrder = {"sku", "name"})
+@XmlRootElement(name = "part")
+public class Part {
+    @XmlElement(required = true)
+    protected String sku;
+    @XmlElement(required = true)
+    @XmlJavaTypeAdapter(Names.class)
+    protected String name;
+
+    public static final class Names extends XmlAdapter<String, String> {
+        /** What the adapter throws; a test sets it. */
+        public static volatile Error error = new NoClassDefFoundError("com/example/MissingHelper");
+
+        @Override
+        public String unmarshal(String v) {
+            if ("poison".equals(v)) {
+                throw error;
+            }
+            return v;
+        }
+
+        @Override
+        public String marshal(String v) {
+            return v;
+        }
+    }
+}
