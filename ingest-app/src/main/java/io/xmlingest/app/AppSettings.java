@@ -93,9 +93,12 @@ public final class AppSettings {
     public static final Setting<Integer> FILE_MAX_CRASHES = Setting.of("worker.file.max.crashes", SettingType.INT, 3,
             "How many times a file may stop the worker on an unexpected error (a fault in xmlingest or in the "
                     + "model's code, the JVM out of memory) before the next start sets it aside in failed/ with a "
-                    + "failed event, so that the files behind it are taken. Dropped into the inbox again, it resumes "
-                    + "from its last checkpoint with its count at 0. A kill from outside is not counted: the worker "
-                    + "cannot tell it from an operator's. 0: never set aside. Without work.shards.",
+                    + "failed event (none if it stopped the worker before its content was identified), so that the "
+                    + "files behind it are taken. Dropped into the inbox again, it resumes from its last checkpoint "
+                    + "with its count at 0. A kill from outside is not counted: the worker cannot tell it from an "
+                    + "operator's. With work.shards > 0 the count is a shard's, kept beside its file in sharded/: "
+                    + "the shard is then set aside as a failed shard, and its file fails once the other shards have "
+                    + "ended. 0: never set aside.",
             between(0, 1000));
 
     /** Every setting the application reads: the pipeline's and its own. */

@@ -42,6 +42,10 @@ record FileCrashes(String fileId, long at, int count, String last) {
         return max > 0 && this.fileId.equals(fileId) && count >= max;
     }
 
+    static String times(int n) {
+        return n == 1 ? "once" : n + " times";
+    }
+
     private static String oneLine(String s) {
         String line = s.replaceAll("\\s+", " ").strip();
         return line.length() <= MAX_ERROR_CHARS ? line : line.substring(0, MAX_ERROR_CHARS) + "...";

@@ -346,12 +346,22 @@ final class Inbox {
 
     /** How often the claimed file has stopped the worker, if it has; unreadable counts as never. */
     Optional<FileCrashes> crashes(Path claimed) {
+        return crashes(claimed, -1);
+    }
+
+    /**
+     * How often shard {@code shard} of a file in {@code sharded/} (-1: a claimed file as a whole)
+     * has stopped a worker, if it has; unreadable counts as never. Kept beside the file, which every
+     * worker of a group reads, so that the count follows the shard from worker to worker.
+     */
+    Optional<FileCrashes> crashes(Path file, int shard) {
+        Path sidecar = crashSidecar(file, shard);
         try {
-            return FileCrashes.decode(Files.readString(crashSidecar(claimed), StandardCharsets.UTF_8));
+            return FileCrashes.decode(Files.readString(sidecar, StandardCharsets.UTF_8));
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
-            LOG.warn("cannot read {}: {}; the file's earlier crashes are not counted", crashSidecar(claimed), e.toString());
+            LOG.warn("cannot read {}: {}; the earlier crashes are not counted", sidecar, e.toString());
             return Optional.empty();
         }
     }
@@ -361,11 +371,28 @@ final class Inbox {
      * error, so a failure to write is logged, not thrown over the error being reported.
      */
     void recordCrash(Path claimed, FileCrashes crashes) {
-        Path sidecar = crashSidecar(claimed);
+        recordCrash(claimed, -1, crashes);
+    }
+
+    /** Records a crash of shard {@code shard} of a file in {@code sharded/} (-1: a claimed file as a whole). */
+    void recordCrash(Path file, int shard, FileCrashes crashes) {
+        Path sidecar = crashSidecar(file, shard);
         try {
-            writeWhole(sidecar, claimed.resolveSibling(fit("." + claimed.getFileName(), ".crashes.tmp")), crashes.encode());
+            writeWhole(sidecar, file.resolveSibling(fit("." + file.getFileName(), crashSuffix(shard) + ".tmp")),
+                    crashes.encode());
         } catch (IOException | RuntimeException e) {
             LOG.warn("cannot write {}: {}; this crash is not counted", sidecar, e.toString());
+        }
+    }
+
+    /** Deletes the crash counts of a sharded file's shards, as the file leaves {@code sharded/}. */
+    static void forgetShardCrashes(Path file, int shards) {
+        for (int i = 0; i < shards; i++) {
+            try {
+                Files.deleteIfExists(crashSidecar(file, i));
+            } catch (IOException e) {
+                LOG.warn("cannot delete {}: {}", crashSidecar(file, i), e.toString());
+            }
         }
     }
 
@@ -420,7 +447,15 @@ final class Inbox {
     }
 
     private static Path crashSidecar(Path claimed) {
-        return claimed.resolveSibling(fit("." + claimed.getFileName(), ".crashes"));
+        return crashSidecar(claimed, -1);
+    }
+
+    private static Path crashSidecar(Path file, int shard) {
+        return file.resolveSibling(fit("." + file.getFileName(), crashSuffix(shard)));
+    }
+
+    private static String crashSuffix(int shard) {
+        return shard < 0 ? ".crashes" : ".shard-" + shard + ".crashes";
     }
 
     /**

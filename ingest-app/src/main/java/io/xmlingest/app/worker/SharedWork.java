@@ -9,6 +9,7 @@ import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.ConfigException;
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.error.IngestException;
 import io.xmlingest.core.error.RetriableIngestException;
 import io.xmlingest.core.pipeline.FileIdentity;
 import io.xmlingest.core.pipeline.FileJob;
@@ -99,6 +100,7 @@ final class SharedWork implements AutoCloseable {
     private final String workerId;
     private final Inbox inbox;
     private final int shards;
+    private final int maxCrashes;
     private final ShardPlanner planner;
     private final TransactionalIngestion ingestion;
     private final ShardedFiles files;
@@ -131,6 +133,7 @@ final class SharedWork implements AutoCloseable {
         this.workerId = workerId;
         this.inbox = inbox;
         this.shards = config.get(AppSettings.WORK_SHARDS);
+        this.maxCrashes = config.get(AppSettings.FILE_MAX_CRASHES);
         this.planner = new StaxShardPlanner(model.elements(), IngestionPipeline.limits(config));
         this.ingestion = ingestion;
         this.files = new ShardedFiles(topics, workerId);
@@ -491,27 +494,44 @@ final class SharedWork implements AutoCloseable {
                 throw unreadable(order);
             }
             Checkpoint from = checkpoints.find(order.key()).orElse(null);
-            LOG.info("ingesting {} of {} (records from {}{})", order.shard(), order.name(), order.shard().firstRecordIndex(),
-                    from == null ? "" : ", resuming at record " + from.nextRecordIndex());
-            metrics.begin(order.name() + " " + order.shard(), from,
-                    from != null && from.resume() != null ? from.resume().byteOffset()
-                            : order.shard().start() == null ? 0 : order.shard().start().byteOffset());
-            FileOutcome out;
-            try {
-                out = ingestion.ingest(order.job(from), session.publisher(), metrics, stopping);
-            } finally {
-                metrics.shardEnded();
-            }
-            Checkpoint c = out.checkpoint();
-            switch (out.ending()) {
-                case COMPLETED -> LOG.info("{} of {} completed: {} records, {} dead letters; this run {} s", order.shard(),
-                        order.name(), c.records(), c.deadLetters(), String.format("%.1f", out.nanos() / 1e9));
-                case FAILED -> LOG.error("{} of {} failed: {}", order.shard(), order.name(), out.failure().getMessage());
-                case STOPPED -> {
-                    LOG.info("stopped {} of {} at record {} on request", order.shard(), order.name(), c.nextRecordIndex());
-                    return ShardEnd.STOPPED;
+            Optional<FileCrashes> crashes = inbox.crashes(file, order.shard().index());
+            Checkpoint c;
+            if (crashes.isPresent() && crashes.get().exhausted(order.fileId(), maxCrashes)) {
+                FileFailedException aside = setAsideReason(order, crashes.get(), from);
+                c = ingestion.setAside(order.job(from), aside, session.publisher());
+                LOG.error("{} of {} failed: {}", order.shard(), order.name(), aside.getMessage());
+            } else {
+                LOG.info("ingesting {} of {} (records from {}{})", order.shard(), order.name(),
+                        order.shard().firstRecordIndex(), from == null ? "" : ", resuming at record " + from.nextRecordIndex());
+                metrics.begin(order.name() + " " + order.shard(), from,
+                        from != null && from.resume() != null ? from.resume().byteOffset()
+                                : order.shard().start() == null ? 0 : order.shard().start().byteOffset());
+                long[] at = {from == null ? order.shard().firstRecordIndex() : from.nextRecordIndex()};
+                FileOutcome out;
+                try {
+                    out = ingestion.ingest(order.job(from), session.publisher(), new CommitWatch(metrics, n -> at[0] = n),
+                            stopping);
+                } catch (Error | RuntimeException e) {
+                    if (unexpected(e)) {
+                        countCrash(file, order, at[0], e, crashes);
+                    }
+                    throw e;
+                } finally {
+                    metrics.shardEnded();
                 }
-                default -> throw new IllegalStateException(out.ending().name());
+                c = out.checkpoint();
+                switch (out.ending()) {
+                    case COMPLETED -> LOG.info("{} of {} completed: {} records, {} dead letters; this run {} s",
+                            order.shard(), order.name(), c.records(), c.deadLetters(),
+                            String.format("%.1f", out.nanos() / 1e9));
+                    case FAILED -> LOG.error("{} of {} failed: {}", order.shard(), order.name(), out.failure().getMessage());
+                    case STOPPED -> {
+                        LOG.info("stopped {} of {} at record {} on request", order.shard(), order.name(),
+                                c.nextRecordIndex());
+                        return ShardEnd.STOPPED;
+                    }
+                    default -> throw new IllegalStateException(out.ending().name());
+                }
             }
             // Read on from this session's own reading rather than open the file's session after every
             // shard: only the shard that looks like the last pays for it. One whose look missed another's
@@ -521,6 +541,50 @@ final class SharedWork implements AutoCloseable {
             return ShardedFiles.endable(order.fileId(), order.shard().count(), session.checkpoints())
                     ? ShardEnd.FILE_MAY_END : ShardEnd.ENDED;
         }
+    }
+
+    /**
+     * Whether {@code e} is one the shard is to blame for, as far as can be told: an Error (which stops
+     * the worker) or a fault no stage expects (which the order retries), not Kafka trouble, a
+     * file unreadable for a while, or a stop.
+     */
+    private static boolean unexpected(Throwable e) {
+        return e instanceof Error || !(e instanceof IngestException || e instanceof KafkaException
+                || e instanceof UncheckedIOException);
+    }
+
+    /**
+     * Counts {@code e} against the shard, beside its file in sharded/ where every worker of the
+     * group finds it: a shard that stops every worker it is handed to is set aside after
+     * worker.file.max.crashes, instead of stopping the group's workers one after another for ever.
+     */
+    private void countCrash(Path file, WorkOrder order, long at, Throwable e, Optional<FileCrashes> before) {
+        try {
+            FileCrashes crashes = FileCrashes.after(before, order.fileId(), at, e);
+            inbox.recordCrash(file, order.shard().index(), crashes);
+            LOG.error("{} of {} has now stopped a worker {}, this time with its checkpoint at record {}, on {}; {}",
+                    order.shard(), order.name(), FileCrashes.times(crashes.count()), at, crashes.last(),
+                    maxCrashes == 0 ? "it is taken up again every time (" + AppSettings.FILE_MAX_CRASHES.key() + "=0)"
+                            : crashes.count() >= maxCrashes ? "it is set aside the next time it is taken up ("
+                            + AppSettings.FILE_MAX_CRASHES.key() + "=" + maxCrashes + ")"
+                            : "it is taken up again (set aside after " + maxCrashes + ", "
+                            + AppSettings.FILE_MAX_CRASHES.key() + ")");
+        } catch (RuntimeException | Error counting) {
+            e.addSuppressed(counting);
+        }
+    }
+
+    private static FileFailedException setAsideReason(WorkOrder order, FileCrashes crashes, Checkpoint from) {
+        long at = from == null ? order.shard().firstRecordIndex() : from.nextRecordIndex();
+        String published = from == null || from.records() + from.deadLetters() == 0 ? "Nothing of it is published"
+                : "Its records before record " + at + " are published";
+        return new FileFailedException("set aside: " + order.shard() + " stopped a worker "
+                + FileCrashes.times(crashes.count()) + " on an unexpected error, the last time with its checkpoint at "
+                + "record " + crashes.at() + ", on " + crashes.last() + ". " + published + "; the file fails once its "
+                + "other shards have ended (a fault in xmlingest or in the model's code, or too small a heap: the log "
+                + "of the worker it stopped has the stack trace)", new ErrorLocation(order.name(), at, -1, -1,
+                from == null || from.resume() == null ? -1 : from.resume().byteOffset()),
+                AppSettings.FILE_MAX_CRASHES.key(), null);
     }
 
     /** Ends the file when this was its last shard to end: one completed (or failed) event, however many look. */
@@ -557,6 +621,7 @@ final class SharedWork implements AutoCloseable {
         if (!Files.exists(file)) {
             return;
         }
+        Inbox.forgetShardCrashes(file, c.shards());
         boolean completed = c.state() == FileState.COMPLETED;
         String report = FileReport.ended(whole.name(), whole.fileId(), whole.bytes(), c);
         try {

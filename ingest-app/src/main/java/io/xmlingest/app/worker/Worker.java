@@ -516,7 +516,8 @@ public final class Worker implements Runnable {
                     from.nextRecordIndex(), resumeAt, from.records());
         }
         metrics.begin(name, from, resumeAt);
-        IngestListener listener = committedAt(startup.untilFirstCommit("first page", System.nanoTime(), metrics));
+        IngestListener listener = new CommitWatch(startup.untilFirstCommit("first page", System.nanoTime(), metrics),
+                at -> inHandAt = at);
         FileOutcome outcome;
         try {
             outcome = ingestion.ingest(new FileJob(claimed, name, fileId, size, from), session.publisher(), listener,
@@ -559,7 +560,7 @@ public final class Worker implements Runnable {
             FileCrashes crashes = FileCrashes.after(inbox.crashes(file), inHandId, inHandAt, e);
             inbox.recordCrash(file, crashes);
             LOG.error("{} has now stopped the worker {}, this time {}, on {}; {}", file.getFileName(),
-                    times(crashes.count()), where(crashes), crashes.last(), maxCrashes == 0 ? "it is taken up again on every start ("
+                    FileCrashes.times(crashes.count()), where(crashes), crashes.last(), maxCrashes == 0 ? "it is taken up again on every start ("
                             + AppSettings.FILE_MAX_CRASHES.key() + "=0)"
                             : crashes.count() >= maxCrashes ? "the next start sets it aside in failed/ ("
                             + AppSettings.FILE_MAX_CRASHES.key() + "=" + maxCrashes + ")"
@@ -589,10 +590,12 @@ public final class Worker implements Runnable {
     private static FileFailedException setAsideReason(String name, FileCrashes crashes, boolean identified,
                                                       Checkpoint from) {
         long at = from == null ? 0 : from.nextRecordIndex();
-        String published = !identified ? "Nothing of it is published; drop the file into the inbox again once the "
-                + "cause is mended" : (at == 0 ? "Nothing of it is published" : "Its records before record " + at
+        // Unidentified, it may still be a touched file an earlier run published part of: what the content published stays.
+        String published = !identified ? "Nothing is published for it now (no failed event either: its content is not "
+                + "known); drop the file into the inbox again once the cause is mended, and content an earlier run "
+                + "began resumes where it stood" : (at == 0 ? "Nothing of it is published" : "Its records before record " + at
                 + " are published") + "; drop the file into the inbox again to resume it there once the cause is mended";
-        return new FileFailedException("set aside: the file stopped the worker " + times(crashes.count()) + " on an "
+        return new FileFailedException("set aside: the file stopped the worker " + FileCrashes.times(crashes.count()) + " on an "
                 + "unexpected error, the last time " + where(crashes) + ", on " + crashes.last() + ". " + published
                 + " (a fault in xmlingest or in the model's code, or too small a heap: the worker's log has the stack "
                 + "trace)", new io.xmlingest.core.error.ErrorLocation(name, identified ? at : -1, -1, -1,
@@ -600,35 +603,9 @@ public final class Worker implements Runnable {
                 AppSettings.FILE_MAX_CRASHES.key(), null);
     }
 
-    private static String times(int n) {
-        return n == 1 ? "once" : n + " times";
-    }
-
     private static String where(FileCrashes crashes) {
         return crashes.fileId().isEmpty() ? "before its content was identified"
                 : "with its checkpoint at record " + crashes.at();
-    }
-
-    /** {@code listener}, telling inHandAt where each commit left the file in hand too. */
-    private IngestListener committedAt(IngestListener listener) {
-        return new IngestListener() {
-            @Override
-            public void rejected(io.xmlingest.core.error.RecordRejectedException e) {
-                listener.rejected(e);
-            }
-
-            @Override
-            public void acknowledged(io.xmlingest.core.page.Page page, long bytesRead, long fileBytes) {
-                listener.acknowledged(page, bytesRead, fileBytes);
-            }
-
-            @Override
-            public void committed(Checkpoint checkpoint, long bytesRead, long fileBytes,
-                                  io.xmlingest.core.pipeline.PhaseTimes spent) {
-                inHandAt = checkpoint.nextRecordIndex();
-                listener.committed(checkpoint, bytesRead, fileBytes, spent);
-            }
-        };
     }
 
     private void finishFailed(Path claimed, String name, String fileId, long size, Checkpoint c, FileFailedException e,

@@ -165,4 +165,93 @@ class CrashingFileIT {
         List<JsonNode> events = h.status().stream().filter(e -> e.get("fileId").asText().equals(earlyId)).toList();
         assertThat(events).extracting(e -> e.get("event").asText()).containsExactly("started", "failed", "failed");
     }
+
+    /**
+     * With work.shards above 0, a shard that stopped a worker was handed to the next, which it
+     * stopped too, for ever. Its count now travels beside its file in sharded/, which every worker
+     * of the group reads, and the shard is set aside as a file is: it fails where its checkpoint
+     * stood, the other shards complete, and the file fails once they have.
+     */
+    @Test
+    void aShardThatStopsAWorkerEveryTimeIsSetAsideAndItsFileFailsOnceTheOthersEnd() throws Exception {
+        Path inbox = Files.createDirectories(dir.resolve("inbox"));
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "record.element", "{" + NS + "}item",
+                "record.class", Item.class.getName(), "record.key", "sku", "commit.interval.ms", "0",
+                "page.max.records", "10", "worker.file.max.crashes", "2", "work.shards", "4", "work.partitions", "4");
+        Path poisoned = items("sharded.xml", POISON);
+        String fileId = FileIdentity.sha256(poisoned);
+        h.drop(poisoned, "sharded.xml");
+        Path sidecar = inbox.resolve("sharded").resolve("." + fileId + ".sharded.xml.shard-3.crashes");
+        for (int start = 1; start <= 2; start++) {
+            WorkerHarness.Running w = h.start();
+            w.thread().join(WAIT.toMillis());
+            assertThat(w.thread().isAlive()).as("worker %d stopped on the model's error", start).isFalse();
+            Optional<FileCrashes> crashes = FileCrashes.decode(Files.readString(sidecar));
+            assertThat(crashes).as("crashes after start %d", start).isPresent();
+            assertThat(crashes.get().fileId()).isEqualTo(fileId);
+            assertThat(crashes.get().count()).isEqualTo(start);
+            assertThat(crashes.get().last()).startsWith("java.lang.NoClassDefFoundError: com/example/fragile/"
+                    + "MissingHelper while converting file sharded.xml, record index 350, line 353");
+        }
+        try (WorkerHarness.Running w = h.start()) {
+            await("sharded.xml in failed/", WAIT, () -> Files.exists(h.failed("sharded.xml")));
+        }
+
+        List<JsonNode> events = h.status().stream().filter(e -> e.get("fileId").asText().equals(fileId)).toList();
+        assertThat(events).extracting(e -> e.get("event").asText()).containsExactlyInAnyOrder("started",
+                "shard-completed", "shard-completed", "shard-completed", "shard-failed", "failed");
+        assertThat(events.get(events.size() - 1).get("event").asText()).isEqualTo("failed");
+        JsonNode shardFailed = events.stream().filter(e -> e.get("event").asText().equals("shard-failed")).findFirst()
+                .orElseThrow();
+        assertThat(shardFailed.get("shard").asInt()).isEqualTo(3);
+        assertThat(shardFailed.get("setting").asText()).isEqualTo("worker.file.max.crashes");
+        long stoodAt = shardFailed.get("nextRecordIndex").asLong();
+        // Pages of 10 from the shard's first record: its last commit before record 350.
+        assertThat(stoodAt).isBetween(341L, 350L);
+        assertThat(shardFailed.get("reason").asText()).startsWith("set aside: shard 3 of 4 stopped a worker 2 times "
+                        + "on an unexpected error, the last time with its checkpoint at record " + stoodAt + ", on "
+                        + "java.lang.NoClassDefFoundError: com/example/fragile/MissingHelper while converting file "
+                        + "sharded.xml, record index 350, line 353, column 3, byte offset ")
+                .contains(". Its records before record " + stoodAt + " are published; the file fails once its other "
+                        + "shards have ended");
+        JsonNode report = report(h.failed("sharded.xml"));
+        assertThat(report.get("outcome").asText()).isEqualTo("failed");
+        assertThat(report.get("records").asLong()).isEqualTo(stoodAt);
+        // Each record once: every record of the other shards, the failed shard's up to its last commit.
+        assertThat(indexesByFile(h.records())).isEqualTo(Map.of("sharded.xml", stoodAt));
+        assertThat(h.records()).extracting(r -> header(r, MessageHeaders.RECORD_INDEX))
+                .allMatch(index -> index < stoodAt);
+        assertThat(WorkerHarness.list(inbox.resolve("sharded"))).isEmpty();
+        assertThat(sidecar).doesNotExist();
+    }
+
+    /**
+     * A file that stopped the worker before its content was known (while hashed or inflated) is set
+     * aside on the next start past the limit without being read again, and with no event, as there
+     * is no file id to key one by: the reason says so, rather than that nothing of it was published
+     * (a touched file an earlier run had begun may have records out).
+     */
+    @Test
+    void aFileThatStoppedTheWorkerBeforeItWasIdentifiedIsSetAsideWithNoEvent() throws Exception {
+        Path inbox = Files.createDirectories(dir.resolve("inbox"));
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "record.element", "{" + NS + "}item",
+                "record.class", Item.class.getName(), "record.key", "sku", "worker.file.max.crashes", "1");
+        Path processing = Files.createDirectories(inbox.resolve("processing").resolve(h.settings.get("worker.id")));
+        Files.copy(items("hashed.xml", -1), processing.resolve("hashed.xml"));
+        // What the last start wrote as it stopped, hashing the file it had claimed.
+        Files.writeString(processing.resolve(".hashed.xml.crashes"),
+                new FileCrashes("", -1, 1, "java.lang.OutOfMemoryError: Java heap space").encode());
+        try (WorkerHarness.Running w = h.start()) {
+            await("hashed.xml in failed/", WAIT, () -> Files.exists(h.failed("hashed.xml")));
+        }
+        JsonNode error = report(h.failed("hashed.xml")).get("error");
+        assertThat(error.get("setting").asText()).isEqualTo("worker.file.max.crashes");
+        assertThat(error.get("reason").asText()).startsWith("set aside: the file stopped the worker once on an "
+                + "unexpected error, the last time before its content was identified, on java.lang.OutOfMemoryError: "
+                + "Java heap space. Nothing is published for it now (no failed event either: its content is not "
+                + "known); drop the file into the inbox again once the cause is mended");
+        assertThat(h.records()).isEmpty();
+        assertThat(h.status()).isEmpty();
+        assertThat(processing.resolve(".hashed.xml.crashes")).doesNotExist();
+    }
 }

@@ -80,6 +80,9 @@ final class FileMessages {
             g.writeNumberField("deadLetters", c.deadLetters());
             if (failure != null) {
                 g.writeStringField("reason", failure.reason());
+                if (failure.settingKey().isPresent()) {
+                    g.writeStringField("setting", failure.settingKey().get());
+                }
                 writePosition(g, failure.location().orElse(null));
                 g.writeStringField("message", failure.getMessage());
             }

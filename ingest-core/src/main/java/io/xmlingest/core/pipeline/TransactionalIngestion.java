@@ -18,6 +18,7 @@ import io.xmlingest.core.split.RawRecord;
 import io.xmlingest.core.split.RecordSplitter;
 import io.xmlingest.core.split.CompressedInput;
 import io.xmlingest.core.split.ResumePoint;
+import io.xmlingest.core.split.Shard;
 import io.xmlingest.core.split.SplitPosition;
 import io.xmlingest.core.split.RecordElements;
 import io.xmlingest.core.split.StaxRecordSplitter;
@@ -126,7 +127,7 @@ public final class TransactionalIngestion {
      * @throws io.xmlingest.core.error.RetriableIngestException Kafka failed; nothing was committed
      */
     public Checkpoint abandon(Checkpoint at, FileFailedException reason, TransactionalPublisher publisher) {
-        return fail(at, reason, publisher, List.of());
+        return fail(at, reason, publisher, List.of(), null);
     }
 
     /**
@@ -145,28 +146,33 @@ public final class TransactionalIngestion {
     }
 
     /**
-     * Ends, as failed and without reading it, a file the worker will not try again on its own: it
-     * fails where its last checkpoint left it, or at its start with its started event when nothing
-     * of it was committed. Dropped again, it resumes from there, as any failed file does.
+     * Ends, as failed and without reading it, a file or shard the worker will not try again on its
+     * own: it fails where its last checkpoint left it, or at its start when nothing of it was
+     * committed (a file with its started event). A file dropped again resumes from there, as any
+     * failed file does; a shard ends as a failed shard does (shard-failed), and its file fails once
+     * the others have ended.
      *
      * @throws io.xmlingest.core.error.RetriableIngestException Kafka failed; nothing was committed
      */
     public Checkpoint setAside(FileJob job, FileFailedException reason, TransactionalPublisher publisher) {
         if (job.from() != null) {
-            return fail(job.from(), reason, publisher, List.of());
+            return fail(job.from(), reason, publisher, List.of(), job.shard());
         }
-        Checkpoint start = new Checkpoint(job.fileId(), job.name(), FileState.IN_PROGRESS, 0, null, 0, 0, 0, null);
-        return fail(start, reason, publisher,
-                List.of(new FileMessages(topics, job.name(), job.fileId(), worker).started(job.bytes())));
+        Checkpoint start = new Checkpoint(job.fileId(), job.name(), FileState.IN_PROGRESS,
+                job.shard() == null ? 0 : job.shard().firstRecordIndex(), null, 0, 0, 0, null, job.shardIndex());
+        // A shard's file was announced when it was cut.
+        return fail(start, reason, publisher, job.shard() != null ? List.of()
+                : List.of(new FileMessages(topics, job.name(), job.fileId(), worker).started(job.bytes())), job.shard());
     }
 
+    /** @param shard the shard that fails, or null for the whole file */
     private Checkpoint fail(Checkpoint at, FileFailedException reason, TransactionalPublisher publisher,
-                            List<Envelope> before) {
+                            List<Envelope> before, Shard shard) {
         Checkpoint failed = new Checkpoint(at.fileId(), at.fileName(), FileState.FAILED, at.nextRecordIndex(), at.resume(),
                 at.records(), at.deadLetters(), at.pages(), reason.getMessage(), at.shard(), at.shards());
         FileMessages messages = new FileMessages(topics, at.fileName(), at.fileId(), worker);
         List<Envelope> all = new ArrayList<>(before);
-        all.add(messages.failed(failed, reason));
+        all.add(shard == null ? messages.failed(failed, reason) : messages.shardEnded(failed, shard, reason));
         all.add(messages.checkpoint(failed));
         publisher.commit(all);
         return failed;

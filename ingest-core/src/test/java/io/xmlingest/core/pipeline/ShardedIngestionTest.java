@@ -8,6 +8,8 @@ import io.xmlingest.core.checkpoint.FileState;
 import io.xmlingest.core.checkpoint.InMemoryCheckpointStore;
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.ErrorLocation;
+import io.xmlingest.core.error.FileFailedException;
 import io.xmlingest.core.error.RetriableIngestException;
 import io.xmlingest.core.page.OutgoingRecord;
 import io.xmlingest.core.publish.Envelope;
@@ -176,5 +178,59 @@ class ShardedIngestionTest {
         String failed = new String(out.status().get(out.status().size() - 1).value(), StandardCharsets.UTF_8);
         assertThat(failed).contains("record index 200");
         assertThat(out.checkpoints().find(out.file().fileId()).orElseThrow().state()).isEqualTo(FileState.FAILED);
+    }
+
+    /**
+     * A shard that stops every worker it is handed to is set aside (worker.file.max.crashes): it
+     * ends as a failed shard does, where its checkpoint stood, and the file fails once the others end.
+     */
+    @Test
+    void aShardSetAsideEndsAsAFailedShardAndTheFileFailsOnceTheOthersEnd() throws Exception {
+        Path f = file(300, -1);
+        IngestConfig config = config();
+        FileJob file = new FileJob(f, "sharded.xml", FileIdentity.sha256(f), Files.size(f), null);
+        List<Shard> plan = new StaxShardPlanner(IngestionPipeline.model(config).elements(), IngestionPipeline.limits(config))
+                .plan(f, file.name(), 3);
+        assertThat(plan).hasSize(3);
+        ShardedFiles sharded = new ShardedFiles(TOPICS, "w");
+        InMemoryCheckpointStore store = new InMemoryCheckpointStore();
+        List<Envelope> status = new ArrayList<>();
+        List<OutgoingRecord> records = new ArrayList<>();
+        commit(sharded.planned(file, plan.size()), status, store);
+        TransactionalIngestion ingestion = new TransactionalIngestion(config, IngestionPipeline.model(config), "w");
+        FileFailedException reason = new FileFailedException("set aside", ErrorLocation.ofFile("sharded.xml"),
+                "worker.file.max.crashes", null);
+        for (Shard shard : plan) {
+            WorkOrder order = new WorkOrder(f.toUri().toString(), file.name(), file.fileId(), file.bytes(), shard);
+            InMemoryTransactionalPublisher p = new InMemoryTransactionalPublisher();
+            if (shard.index() == 1) {
+                Checkpoint failed = ingestion.setAside(order.job(null), reason, p);
+                assertThat(failed.state()).isEqualTo(FileState.FAILED);
+                assertThat(failed.shard()).isEqualTo(1);
+                assertThat(failed.nextRecordIndex()).isEqualTo(shard.firstRecordIndex());
+                assertThat(failed.records()).isZero();
+            } else {
+                assertThat(ingestion.ingest(order.job(null), p, IngestListener.NONE, () -> false).ending())
+                        .isEqualTo(FileOutcome.Ending.COMPLETED);
+            }
+            collect(p, records, new ArrayList<>(), status, store);
+        }
+        commit(sharded.ending(file, plan.size(), store).orElseThrow().messages(), status, store);
+
+        assertThat(events(status)).containsExactly("started", "shard-completed", "shard-failed", "shard-completed",
+                "failed");
+        String shardFailed = new String(status.get(2).value(), StandardCharsets.UTF_8);
+        assertThat(shardFailed).contains("\"shard\":1", "\"setting\":\"worker.file.max.crashes\"", "set aside");
+        // The other shards' records are published, once; none of the one set aside.
+        long from = plan.get(1).firstRecordIndex();
+        long to = plan.get(2).firstRecordIndex();
+        List<Long> expected = new ArrayList<>();
+        for (long i = 0; i < 300; i++) {
+            if (i % 7 != 3 && (i < from || i >= to)) {
+                expected.add(i);
+            }
+        }
+        assertThat(records).extracting(OutgoingRecord::index).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(store.find(file.fileId()).orElseThrow().state()).isEqualTo(FileState.FAILED);
     }
 }
