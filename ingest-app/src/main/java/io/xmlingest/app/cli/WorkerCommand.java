@@ -131,6 +131,11 @@ final class WorkerCommand implements Callable<Integer> {
                 Runtime.getRuntime().addShutdownHook(hook);
                 try {
                     worker.run();
+                } catch (Error e) {
+                    // The worker logged it with its stack trace as it stopped; a second trace from the JVM only
+                    // doubled it in the log. Still exit 1, for the supervisor that starts the worker again.
+                    System.err.println("error: the worker stopped on " + e + " (its stack trace is logged above)");
+                    return ExitCodes.FILE_FAILED;
                 } finally {
                     if (http != null) {
                         http.close();

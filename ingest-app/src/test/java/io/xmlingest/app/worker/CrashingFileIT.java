@@ -6,18 +6,23 @@ import static io.xmlingest.app.worker.WorkerHarness.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.xmlingest.app.AppProcess;
 import io.xmlingest.app.TestBroker;
 import io.xmlingest.app.worker.fragile.Item;
 import io.xmlingest.core.pipeline.FileIdentity;
 import io.xmlingest.core.publish.MessageHeaders;
+import io.xmlingest.datagen.DatagenCommand;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -253,5 +258,51 @@ class CrashingFileIT {
         assertThat(h.records()).isEmpty();
         assertThat(h.status()).isEmpty();
         assertThat(processing.resolve(".hashed.xml.crashes")).doesNotExist();
+    }
+
+    /**
+     * The JVM's own out-of-memory error, in a worker process run as a user runs it: a record with 26
+     * MB of text in one element and a 96 MB heap. The process exits 1 for whatever starts it again,
+     * the stop is counted against the file naming the record, and the stack trace is in its log once
+     * (the JVM printed it a second time).
+     */
+    @Test
+    void aRealOutOfMemoryStopsTheWorkerProcessWithExit1AndIsCountedNamingTheRecord() throws Exception {
+        String xml = Files.readString(DatagenCommand.generate(dir.resolve("persons.xml"), 100, 7));
+        int person = -1;
+        for (int i = 0; i <= 30; i++) {
+            person = xml.indexOf("<person ", person + 1);
+        }
+        int text = xml.indexOf("<firstName>", person) + "<firstName>".length();
+        int end = xml.indexOf("</firstName>", text);
+        Path inbox = Files.createDirectories(dir.resolve("inbox"));
+        Path part = inbox.resolve("big.xml.part");
+        try (Writer w = Files.newBufferedWriter(part)) {
+            w.write(xml, 0, text);
+            char[] chunk = new char[1 << 16];
+            Arrays.fill(chunk, 'x');
+            for (int i = 0; i < 400; i++) {
+                w.write(chunk);
+            }
+            w.write(xml, end, xml.length() - end);
+        }
+        Files.move(part, inbox.resolve("big.xml"));
+
+        AppProcess.Result run = AppProcess.run(dir, Map.of("JAVA_TOOL_OPTIONS", "-Xmx96m -XX:+UseParallelGC"), "worker",
+                "--inbox", inbox.toString(), "--topic", "oom-" + UUID.randomUUID(), "-s",
+                "kafka.bootstrap.servers=" + TestBroker.bootstrapServers(), "-s", "worker.id=oom", "-s", "http.port=-1",
+                "-s", "xml.max.text.size=64MiB", "-s", "xml.max.record.size=64MiB");
+
+        assertThat(run.exit()).as(run.stderr()).isEqualTo(1);
+        String where = "java.lang.OutOfMemoryError: Java heap space while (reading|converting) file big.xml, record "
+                + "index 30, line 33, ";
+        assertThat(run.stderr()).containsPattern("error: the worker stopped on io.xmlingest.core.error.RecordError: "
+                + where).doesNotContain("Exception in thread");
+        assertThat(run.stderr().split("\n(io.xmlingest.core.error.)?RecordError: java.lang.OutOfMemoryError", -1))
+                .as("stack traces in the log").hasSize(2);
+        FileCrashes crashes = FileCrashes.decode(Files.readString(inbox.resolve("processing").resolve("oom")
+                .resolve(".big.xml.crashes"))).orElseThrow();
+        assertThat(crashes.count()).isEqualTo(1);
+        assertThat(crashes.last()).containsPattern("^" + where);
     }
 }
