@@ -96,9 +96,10 @@ public final class AppSettings {
                     + "failed event (none if it stopped the worker before its content was identified), so that the "
                     + "files behind it are taken. Dropped into the inbox again, it resumes from its last checkpoint "
                     + "with its count at 0. A kill from outside is not counted: the worker cannot tell it from an "
-                    + "operator's. With work.shards > 0 the count is a shard's, kept beside its file in sharded/: "
-                    + "the shard is then set aside as a failed shard, and its file fails once the other shards have "
-                    + "ended. 0: never set aside.",
+                    + "operator's. With work.shards > 0 the count is a shard's, kept beside its file in sharded/ "
+                    + "(give every worker of the group the same value): the shard is then set aside as a failed "
+                    + "shard, and its file fails once the other shards have ended (a failed shard is not retried). "
+                    + "0: never set aside.",
             between(0, 1000));
 
     /** Every setting the application reads: the pipeline's and its own. */

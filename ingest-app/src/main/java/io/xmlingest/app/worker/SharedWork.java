@@ -9,7 +9,6 @@ import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.ConfigException;
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.FileFailedException;
-import io.xmlingest.core.error.IngestException;
 import io.xmlingest.core.error.RetriableIngestException;
 import io.xmlingest.core.pipeline.FileIdentity;
 import io.xmlingest.core.pipeline.FileJob;
@@ -363,6 +362,8 @@ final class SharedWork implements AutoCloseable {
                         Map.of(MessageHeaders.FILE, name, MessageHeaders.FILE_ID, fileId), shard.index() % partitions));
             }
             messages.addAll(files.planned(whole, plan.size()));
+            // A count left from the same content's last time here (a crash counted after it had ended) is stale.
+            Inbox.forgetShardCrashes(file, plan.size());
             session.publisher().commit(messages);
             failedCuts.remove(file);
             LOG.info("{}: {} work orders on {}", name, plan.size(), workTopic);
@@ -511,10 +512,8 @@ final class SharedWork implements AutoCloseable {
                 try {
                     out = ingestion.ingest(order.job(from), session.publisher(), new CommitWatch(metrics, n -> at[0] = n),
                             stopping);
-                } catch (Error | RuntimeException e) {
-                    if (unexpected(e)) {
-                        countCrash(file, order, at[0], e, crashes);
-                    }
+                } catch (Error e) {
+                    countCrash(file, order, at[0], e, crashes);
                     throw e;
                 } finally {
                     metrics.shardEnded();
@@ -544,21 +543,16 @@ final class SharedWork implements AutoCloseable {
     }
 
     /**
-     * Whether {@code e} is one the shard is to blame for, as far as can be told: an Error (which stops
-     * the worker) or a fault no stage expects (which the order retries), not Kafka trouble, a
-     * file unreadable for a while, or a stop.
+     * Counts an Error that stops the worker against the shard, beside its file in sharded/ where
+     * every worker of the group finds it: a shard that stops every worker it is handed to is set
+     * aside after worker.file.max.crashes, instead of stopping the group's workers one after another
+     * for ever. A RuntimeException is not counted: the order is retried, as for Kafka trouble, and a
+     * passing one (a producer in a bad state, say) must not fail a shard, which is never retried.
      */
-    private static boolean unexpected(Throwable e) {
-        return e instanceof Error || !(e instanceof IngestException || e instanceof KafkaException
-                || e instanceof UncheckedIOException);
-    }
-
-    /**
-     * Counts {@code e} against the shard, beside its file in sharded/ where every worker of the
-     * group finds it: a shard that stops every worker it is handed to is set aside after
-     * worker.file.max.crashes, instead of stopping the group's workers one after another for ever.
-     */
-    private void countCrash(Path file, WorkOrder order, long at, Throwable e, Optional<FileCrashes> before) {
+    private void countCrash(Path file, WorkOrder order, long at, Error e, Optional<FileCrashes> before) {
+        if (!Files.exists(file)) {
+            return; // the file has ended and left sharded/ meanwhile (this worker paused past its session): nothing to count
+        }
         try {
             FileCrashes crashes = FileCrashes.after(before, order.fileId(), at, e);
             inbox.recordCrash(file, order.shard().index(), crashes);
@@ -576,7 +570,7 @@ final class SharedWork implements AutoCloseable {
 
     private static FileFailedException setAsideReason(WorkOrder order, FileCrashes crashes, Checkpoint from) {
         long at = from == null ? order.shard().firstRecordIndex() : from.nextRecordIndex();
-        String published = from == null || from.records() + from.deadLetters() == 0 ? "Nothing of it is published"
+        String published = at == order.shard().firstRecordIndex() ? "Nothing of it is published"
                 : "Its records before record " + at + " are published";
         return new FileFailedException("set aside: " + order.shard() + " stopped a worker "
                 + FileCrashes.times(crashes.count()) + " on an unexpected error, the last time with its checkpoint at "

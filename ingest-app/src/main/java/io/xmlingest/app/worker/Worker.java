@@ -427,7 +427,7 @@ public final class Worker implements Runnable {
         long size = Inbox.size(claimed);
         Optional<FileCrashes> crashes = inbox.crashes(claimed);
         if (crashes.isPresent() && crashes.get().exhausted("", maxCrashes)) {
-            // It stopped the worker before its content was known (hashing or inflating it): nothing of it is published.
+            // It stopped the worker before its content was known (hashing or inflating it): no file id to key an event by.
             finishFailed(claimed, name, null, size, null, setAsideReason(name, crashes.get(), false, null), null,
                     "failed");
             return;

@@ -111,6 +111,8 @@ final class ConvertedRecords implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private final Thread reader;
     private volatile boolean closed;
+    /** An Error that struck the reader, kept in case handing it on fails as well. */
+    private volatile Error readerError;
     private volatile long scanNanos;
     private volatile long bytesRead;
     private Batch current;
@@ -186,7 +188,8 @@ final class ConvertedRecords implements AutoCloseable {
                     // What the reader handed on before it ended is in the queue by now.
                     batch = ordered.poll();
                     if (batch == null) {
-                        throw stopped("reading thread");
+                        Error first = readerError;
+                        throw first != null ? first : stopped("reading thread");
                     }
                     break;
                 }
@@ -249,6 +252,12 @@ final class ConvertedRecords implements AutoCloseable {
         closed = true;
         ordered.clear();
         for (Thread t : threads) {
+            if (t != reader) {
+                // A binder waiting for work that will not come (a reader that could not hand on its end) ends now.
+                t.interrupt();
+            }
+        }
+        for (Thread t : threads) {
             try {
                 t.join(TimeUnit.SECONDS.toMillis(30));
             } catch (InterruptedException e) {
@@ -307,6 +316,7 @@ final class ConvertedRecords implements AutoCloseable {
         } catch (Error e) {
             // Not the file's fault, as in a binder (out of memory reading a large record with too small a heap, say):
             // it stops the file in hand as an error, after the records before it, and whoever runs the file decides.
+            readerError = e; // first, for the caller to find should handing it on fail too
             SplitPosition p = reading;
             Error error = RecordError.placed(e, () -> "while reading " + (p == null ? ErrorLocation.ofFile(fileName)
                     : locate(p)));
@@ -378,9 +388,16 @@ final class ConvertedRecords implements AutoCloseable {
                 return;
             }
             try {
-                if (!closed) {
-                    for (int i = 0; i < batch.size; i++) {
-                        convert(converter, batch.items[i]);
+                for (int i = 0; i < batch.size && !closed; i++) {
+                    Item item = batch.items[i];
+                    try {
+                        convert(converter, item);
+                    } catch (Throwable t) {
+                        // Another error while the first was handled (out of memory again): the record keeps the
+                        // first, and the thread goes on, so that no record of the batch is left unconverted.
+                        if (item.error == null) {
+                            item.error = t;
+                        }
                     }
                 }
             } finally {
@@ -400,6 +417,7 @@ final class ConvertedRecords implements AutoCloseable {
         } catch (RecordRejectedException e) {
             item.rejected = e;
         } catch (Error e) {
+            item.error = e; // first, as wrapping it may run out of memory too
             item.error = RecordError.placed(e, () -> "while converting " + locate(p));
         } catch (RuntimeException e) {
             item.error = e;
