@@ -2,6 +2,8 @@ package io.xmlingest.app.worker;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import io.xmlingest.core.checkpoint.Checkpoint;
 import io.xmlingest.core.checkpoint.FileState;
 import io.xmlingest.core.error.ErrorLocation;
@@ -11,6 +13,7 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * The JSON report left beside a finished file: what became of it, in numbers, and where it
@@ -21,6 +24,26 @@ final class FileReport {
     }
 
     private static final JsonFactory JSON = new JsonFactory();
+
+    /** The file id a report names, if it names one and reads as a report. */
+    static Optional<String> fileIdOf(String reportJson) {
+        try (JsonParser p = JSON.createParser(reportJson)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return Optional.empty();
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                if ("fileId".equals(field) && value == JsonToken.VALUE_STRING) {
+                    return Optional.of(p.getText());
+                }
+                p.skipChildren();
+            }
+            return Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
 
     /** A file whose content was ingested before, under {@code before}'s name: nothing was published again. */
     static String alreadyIngested(String file, String fileId, long bytes, Checkpoint before) {

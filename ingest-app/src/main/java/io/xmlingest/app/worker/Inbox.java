@@ -436,9 +436,33 @@ final class Inbox {
             Files.deleteIfExists(sidecar(claimed));
             Files.deleteIfExists(crashSidecar(claimed));
             Files.deleteIfExists(legacyMarker(claimed));
+            if (folder.equals(done)) {
+                forgetFailure(name, fileId);
+            }
             return target;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot move " + claimed + " to " + folder, e);
+        }
+    }
+
+    /**
+     * Deletes the report a failed file left in {@code failed/} once the same content, taken out of
+     * it and dropped into the inbox again, has completed: it said a file failed that no longer has,
+     * and stayed there, alone, for whoever watches that folder. A report of other content, or one
+     * whose file is still there, stays.
+     */
+    private void forgetFailure(String name, String fileId) {
+        Path report = failed.resolve(fit(name, ".report.json"));
+        if (fileId == null || Files.exists(failed.resolve(name)) || !Files.exists(report)) {
+            return;
+        }
+        try {
+            if (FileReport.fileIdOf(Files.readString(report, StandardCharsets.UTF_8)).filter(fileId::equals).isPresent()) {
+                Files.delete(report);
+                LOG.info("deleted {}: its file, dropped again, has now completed", report);
+            }
+        } catch (IOException e) {
+            LOG.warn("cannot delete {}: {}", report, e.toString());
         }
     }
 

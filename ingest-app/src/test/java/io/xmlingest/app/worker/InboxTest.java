@@ -106,6 +106,32 @@ class InboxTest {
         assertThat(names(dir.resolve("failed"))).containsExactly("b.xml", "b.xml.report.json");
     }
 
+    /**
+     * A failed file taken out of failed/ and dropped again left its report there after it completed,
+     * saying it had failed. The report goes once the same content completes; another content's
+     * report, or one whose file is still in failed/, stays.
+     */
+    @Test
+    void aFailedReportGoesOnceItsFileDroppedAgainCompletes() throws IOException {
+        Inbox inbox = inbox();
+        String other = "cd".repeat(32);
+        inbox.toFailed(claimed(inbox, "a.xml"), SHA, FileReport.of("failed", "a.xml", SHA, 10, null, 0, null, "x"));
+        inbox.toFailed(claimed(inbox, "b.xml"), other, FileReport.of("failed", "b.xml", other, 10, null, 0, null, "x"));
+        inbox.toFailed(claimed(inbox, "c.xml"), SHA, FileReport.of("failed", "c.xml", SHA, 10, null, 0, null, "x"));
+        Path failed = dir.resolve("failed");
+        Files.move(failed.resolve("a.xml"), dir.resolve("a.xml"));
+        Files.move(failed.resolve("b.xml"), dir.resolve("b.xml"));
+
+        inbox.toDone(inbox.claimNext().orElseThrow(), SHA, "{}");
+        inbox.toDone(inbox.claimNext().orElseThrow(), SHA, "{}"); // b.xml, changed since it failed
+        Files.writeString(dir.resolve("c.xml"), "<persons/>"); // a copy: c.xml is still in failed/
+        inbox.toDone(inbox.claimNext().orElseThrow(), SHA, "{}");
+
+        assertThat(names(failed)).containsExactly("b.xml.report.json", "c.xml", "c.xml.report.json");
+        assertThat(FileReport.fileIdOf(Files.readString(failed.resolve("b.xml.report.json")))).contains(other);
+        assertThat(FileReport.fileIdOf("not json")).isEmpty();
+    }
+
     @Test
     void theCrashCountIsKeptBesideTheFileGoesWithItAndIsNeverInheritedByANewFileOfTheSameName() throws IOException {
         Inbox inbox = inbox();
