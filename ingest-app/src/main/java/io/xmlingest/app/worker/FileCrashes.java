@@ -1,5 +1,6 @@
 package io.xmlingest.app.worker;
 
+import io.xmlingest.app.AppSettings;
 import io.xmlingest.core.error.RecordError;
 import java.util.HashMap;
 import java.util.Map;
@@ -40,6 +41,14 @@ record FileCrashes(String fileId, long at, int count, String last) {
      */
     boolean exhausted(String fileId, int max) {
         return max > 0 && this.fileId.equals(fileId) && count >= max;
+    }
+
+    /** What happens the next time the file or shard is taken up, with {@code max} the setting's value: for the log. */
+    String outlook(int max) {
+        String key = AppSettings.FILE_MAX_CRASHES.key();
+        return max == 0 ? "it is taken up again every time (" + key + "=0)"
+                : count >= max ? "it is set aside the next time it is taken up (" + key + "=" + max + ")"
+                : "it is taken up again (set aside after " + max + ", " + key + ")";
     }
 
     static String times(int n) {

@@ -558,11 +558,7 @@ final class SharedWork implements AutoCloseable {
             inbox.recordCrash(file, order.shard().index(), crashes);
             LOG.error("{} of {} has now stopped a worker {}, this time with its checkpoint at record {}, on {}; {}",
                     order.shard(), order.name(), FileCrashes.times(crashes.count()), at, crashes.last(),
-                    maxCrashes == 0 ? "it is taken up again every time (" + AppSettings.FILE_MAX_CRASHES.key() + "=0)"
-                            : crashes.count() >= maxCrashes ? "it is set aside the next time it is taken up ("
-                            + AppSettings.FILE_MAX_CRASHES.key() + "=" + maxCrashes + ")"
-                            : "it is taken up again (set aside after " + maxCrashes + ", "
-                            + AppSettings.FILE_MAX_CRASHES.key() + ")");
+                    crashes.outlook(maxCrashes));
         } catch (RuntimeException | Error counting) {
             e.addSuppressed(counting);
         }

@@ -560,12 +560,7 @@ public final class Worker implements Runnable {
             FileCrashes crashes = FileCrashes.after(inbox.crashes(file), inHandId, inHandAt, e);
             inbox.recordCrash(file, crashes);
             LOG.error("{} has now stopped the worker {}, this time {}, on {}; {}", file.getFileName(),
-                    FileCrashes.times(crashes.count()), where(crashes), crashes.last(), maxCrashes == 0 ? "it is taken up again on every start ("
-                            + AppSettings.FILE_MAX_CRASHES.key() + "=0)"
-                            : crashes.count() >= maxCrashes ? "the next start sets it aside in failed/ ("
-                            + AppSettings.FILE_MAX_CRASHES.key() + "=" + maxCrashes + ")"
-                            : "the next start takes it up again (set aside after " + maxCrashes + ", "
-                            + AppSettings.FILE_MAX_CRASHES.key() + ")");
+                    FileCrashes.times(crashes.count()), where(crashes), crashes.last(), crashes.outlook(maxCrashes));
         } catch (RuntimeException | Error counting) {
             // The error being reported matters more than this count.
             e.addSuppressed(counting);

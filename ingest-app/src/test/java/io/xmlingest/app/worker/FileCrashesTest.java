@@ -36,6 +36,10 @@ class FileCrashesTest {
         assertThat(two.exhausted(ID, 2)).isTrue();
         assertThat(two.exhausted(ID, 1)).isTrue();
         assertThat(new FileCrashes(ID, 10, 1000, "x").exhausted(ID, 0)).isFalse();
+        // What the log line says comes next agrees.
+        assertThat(two.outlook(3)).isEqualTo("it is taken up again (set aside after 3, worker.file.max.crashes)");
+        assertThat(two.outlook(2)).isEqualTo("it is set aside the next time it is taken up (worker.file.max.crashes=2)");
+        assertThat(two.outlook(0)).isEqualTo("it is taken up again every time (worker.file.max.crashes=0)");
     }
 
     @Test
