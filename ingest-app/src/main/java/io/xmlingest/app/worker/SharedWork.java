@@ -331,6 +331,19 @@ final class SharedWork implements AutoCloseable {
                 metrics.end("already_ingested");
                 return;
             }
+            if (before != null && before.state() == FileState.FAILED && dropped) {
+                // Dropped again after it failed: said, rather than moved back to failed/ without a word.
+                String reason = before.shards() > 0 ? "this content failed before in " + before.shards() + " shards ("
+                        + before.reason() + "), and a failed shard is not taken up again; nothing was published this time"
+                        : "this content failed before as a whole file (" + before.reason() + "); drop it into the inbox "
+                        + "of a worker with " + AppSettings.WORK_SHARDS.key() + "=0, which resumes it where it failed";
+                LOG.error("{} refused: {}", name, reason);
+                inbox.toFailed(file, fileId, FileReport.of("refused", name, fileId, size, before, 0,
+                        new FileFailedException(reason, ErrorLocation.ofFile(name), AppSettings.WORK_SHARDS.key(), null),
+                        null));
+                metrics.end("refused");
+                return;
+            }
             if (before != null && before.isFinished()) {
                 moveEnded(file, whole, before);
                 return;

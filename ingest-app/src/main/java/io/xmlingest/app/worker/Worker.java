@@ -493,6 +493,19 @@ public final class Worker implements Runnable {
             metrics.end("already_ingested");
             return;
         }
+        if (from != null && from.shards() > 0) {
+            // Its progress is in its shards' checkpoints, which a whole file's run never reads: resumed from the file's
+            // own, it skipped what a failed shard left out and called the file completed, and one of a running cut
+            // would publish records its shards publish too.
+            FileFailedException refused = new FileFailedException("this content was cut into " + from.shards()
+                    + " shards by workers sharing files (" + AppSettings.WORK_SHARDS.key() + " > 0), and "
+                    + (from.isFinished() ? "failed there: a failed shard is not taken up again, by them or by a worker "
+                    + "ingesting whole files, which would call the file completed without the records it left out"
+                    : "is under way there: a worker ingesting whole files would publish its records a second time"),
+                    io.xmlingest.core.error.ErrorLocation.ofFile(name), AppSettings.WORK_SHARDS.key(), null);
+            finishFailed(claimed, name, fileId, size, from, refused, null, "refused");
+            return;
+        }
         if (crashes.isPresent() && crashes.get().exhausted(fileId, maxCrashes)) {
             setAside(claimed, name, fileId, size, from, crashes.get());
             return;

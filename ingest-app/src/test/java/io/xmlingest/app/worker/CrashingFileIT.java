@@ -230,6 +230,36 @@ class CrashingFileIT {
                 .allMatch(index -> index < stoodAt);
         assertThat(WorkerHarness.list(inbox.resolve("sharded"))).isEmpty();
         assertThat(sidecar).doesNotExist();
+
+        // Dropped again into the group's inbox: refused, saying why, rather than moved back to failed/ without a word.
+        Files.move(h.failed("sharded.xml"), inbox.resolve("sharded.xml"));
+        try (WorkerHarness.Running w = h.start()) {
+            await("sharded.xml refused", WAIT, () -> Files.exists(h.failed("sharded.xml")));
+        }
+        JsonNode again = report(h.failed("sharded.xml"));
+        assertThat(again.get("outcome").asText()).isEqualTo("refused");
+        assertThat(again.get("error").get("reason").asText()).startsWith("this content failed before in 4 shards (set "
+                + "aside: shard 3 of 4 stopped a worker 2 times").contains("a failed shard is not taken up again");
+
+        // Dropped into a worker ingesting whole files, on the same topics: refused too. Before, it resumed from the
+        // file's own checkpoint, past every record, and called the file completed without what shard 3 left out.
+        Path wholeInbox = Files.createDirectories(dir.resolve("whole-inbox"));
+        WorkerHarness whole = new WorkerHarness(TestBroker.bootstrapServers(), wholeInbox);
+        whole.settings.putAll(h.settings);
+        whole.settings.putAll(Map.of("inbox.dir", wholeInbox.toString(), "work.shards", "0", "record.class", "-",
+                "worker.id", h.settings.get("worker.id") + "-whole"));
+        Files.move(h.failed("sharded.xml"), wholeInbox.resolve("sharded.xml"));
+        try (WorkerHarness.Running w = whole.start()) {
+            await("sharded.xml refused by a whole-file worker", WAIT, () -> Files.exists(whole.failed("sharded.xml")));
+        }
+        JsonNode refused = report(whole.failed("sharded.xml"));
+        assertThat(refused.get("outcome").asText()).isEqualTo("refused");
+        assertThat(refused.get("error").get("reason").asText()).startsWith("this content was cut into 4 shards by "
+                + "workers sharing files (work.shards > 0), and failed there: a failed shard is not taken up again");
+        assertThat(refused.get("error").get("setting").asText()).isEqualTo("work.shards");
+        assertThat(h.status().stream().filter(e -> e.get("fileId").asText().equals(fileId)))
+                .extracting(e -> e.get("event").asText()).doesNotContain("completed");
+        assertThat(indexesByFile(h.records())).isEqualTo(Map.of("sharded.xml", stoodAt));
     }
 
     /**
