@@ -98,8 +98,8 @@ public final class AppSettings {
                     + "with its count at 0. A kill from outside is not counted: the worker cannot tell it from an "
                     + "operator's. With work.shards > 0 the count is a shard's, kept beside its file in sharded/ "
                     + "(give every worker of the group the same value): the shard is then set aside as a failed "
-                    + "shard, and its file fails once the other shards have ended (a failed shard is not retried). "
-                    + "0: never set aside.",
+                    + "shard, and its file fails once the other shards have ended; dropped into the group's inbox "
+                    + "again, the file's failed shards resume where they stood. 0: never set aside.",
             between(0, 1000));
 
     /** Every setting the application reads: the pipeline's and its own. */

@@ -178,12 +178,17 @@ final class Inbox {
         }
     }
 
+    /** Where {@link #toSharded} puts a claimed file. */
+    Path shardedPath(Path claimed, String fileId) {
+        return sharded.resolve(fit(fileId + "." + claimed.getFileName(), ""));
+    }
+
     /**
      * Moves a claimed file to {@code sharded/}, where every worker of a group reads its shards, under
      * a name that starts with its file id; empty when that content is there already (being ingested).
      */
     Optional<Path> toSharded(Path claimed, String fileId) {
-        Path target = sharded.resolve(fit(fileId + "." + claimed.getFileName(), ""));
+        Path target = shardedPath(claimed, fileId);
         try {
             // A link, then the claim removed: a rename would silently replace a file of that name that
             // another worker put there meanwhile, and a link fails instead.

@@ -36,12 +36,14 @@ import java.nio.file.Path;
 import java.nio.file.ProviderNotFoundException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.CommitFailedException;
@@ -280,6 +282,9 @@ final class SharedWork implements AutoCloseable {
             return;
         }
         boolean underWay = inbox.sharded().stream().anyMatch(f -> Inbox.shardedFileId(f).equals(fileId));
+        if (!underWay && failedInShards(fileId) && !retryFailedShards(claimed, fileId)) {
+            return; // refused, and moved to failed/ saying why
+        }
         Optional<Path> shared = underWay ? Optional.empty() : inbox.toSharded(claimed, fileId);
         if (shared.isEmpty() && !Files.exists(claimed)) {
             return; // another worker of the group took the claim over and moved it on
@@ -298,6 +303,132 @@ final class SharedWork implements AutoCloseable {
             failedCuts.add(shared.get()); // it waits in sharded/, for this worker's sweep once Kafka is back
             throw e;
         }
+    }
+
+    private boolean failedInShards(String fileId) {
+        wait.call(KafkaWait.READING_CHECKPOINTS, checkpoints::refresh);
+        return checkpoints.find(fileId).filter(c -> c.state() == FileState.FAILED && c.shards() > 0).isPresent();
+    }
+
+    /**
+     * Takes a failed file's failed shards up again, dropped into the inbox again (once the cause is
+     * mended): in one transaction under the file's own transactional id, each failed shard's
+     * checkpoint is marked in progress where it stood, the file's as when it was cut, and each failed
+     * shard's work order is sent again, read back from the work topic (a shard's bounds are in its
+     * order alone; cutting again could bound it otherwise). Committed before the file is back in
+     * sharded/, so that no worker's look over sharded/ finds it there failed and moves it out again;
+     * an order taken before the file is there waits for it. False when it cannot be done: the file is
+     * then refused, saying why.
+     */
+    private boolean retryFailedShards(Path claimed, String fileId) {
+        Path target = inbox.shardedPath(claimed, fileId);
+        String name = Inbox.shardedName(target);
+        long size = Inbox.size(claimed);
+        FileJob whole = new FileJob(target, name, fileId, size, null);
+        try (Held held = fileSession(fileId, name)) {
+            KafkaSession session = held.session();
+            Checkpoint file = session.checkpoints().find(fileId).orElse(null);
+            if (file == null || file.state() != FileState.FAILED || file.shards() == 0) {
+                return true; // taken up again meanwhile by another worker of the group
+            }
+            List<Checkpoint> failed = new ArrayList<>();
+            for (int i = 0; i < file.shards(); i++) {
+                Optional<Checkpoint> shard = session.checkpoints().find(Checkpoint.key(fileId, i));
+                if (shard.isEmpty()) {
+                    return refuseRetry(claimed, name, fileId, size, file, "the checkpoint of its shard " + i
+                            + " is not known here");
+                }
+                if (shard.get().state() == FileState.FAILED) {
+                    failed.add(shard.get());
+                }
+            }
+            int partitions = wait.call("reading the partitions of " + workTopic, () -> work.partitionsFor(workTopic))
+                    .size();
+            Map<Integer, WorkOrder> orders = ordersOf(fileId, file.shards(), failed.stream().map(Checkpoint::shard)
+                    .toList(), partitions);
+            List<Integer> missing = failed.stream().map(Checkpoint::shard).filter(i -> !orders.containsKey(i)).toList();
+            if (!missing.isEmpty()) {
+                return refuseRetry(claimed, name, fileId, size, file, "the work orders of its failed shards " + missing
+                        + " are not on " + workTopic + " (deleted after the topic's retention.ms, or the topic is "
+                        + "another, or has other partitions, since the file was cut), and only they bound a shard");
+            }
+            List<Envelope> messages = new ArrayList<>();
+            for (Checkpoint c : failed) {
+                WorkOrder order = new WorkOrder(target.toAbsolutePath().toUri().toString(), name, fileId, size,
+                        orders.get(c.shard()).shard());
+                messages.add(new Envelope(workTopic, order.key().getBytes(StandardCharsets.UTF_8), order.encode(),
+                        Map.of(MessageHeaders.FILE, name, MessageHeaders.FILE_ID, fileId), c.shard() % partitions));
+            }
+            messages.addAll(files.retried(file, failed));
+            session.publisher().commit(messages);
+            for (Checkpoint c : failed) {
+                session.checkpoints().committed(ShardedFiles.reopened(c), workerId);
+            }
+            session.checkpoints().committed(ShardedFiles.reopened(file), workerId);
+            LOG.info("{} failed before in shards; its failed shards {} are taken up again where they stood", name,
+                    failed.stream().map(Checkpoint::shard).toList());
+            return true;
+        }
+    }
+
+    private boolean refuseRetry(Path claimed, String name, String fileId, long size, Checkpoint file, String why) {
+        String reason = "this content failed before in " + file.shards() + " shards (" + file.reason() + "), and its "
+                + "failed shards cannot be taken up again: " + why + "; nothing was published this time";
+        LOG.error("{} refused: {}", name, reason);
+        inbox.toFailed(claimed, fileId, FileReport.of("refused", name, fileId, size, file, 0,
+                new FileFailedException(reason, ErrorLocation.ofFile(name), AppSettings.WORK_SHARDS.key(), null), null));
+        metrics.end("refused");
+        return false;
+    }
+
+    /**
+     * The work orders of {@code fileId}'s {@code shards} (of {@code count}), read back from the work
+     * topic: those still on it. Only the partitions they were sent to are read (shard i to partition
+     * i modulo the partitions), and an order of another cut of the same content (another count) is
+     * not taken for one of this.
+     */
+    private Map<Integer, WorkOrder> ordersOf(String fileId, int count, List<Integer> shards, int partitionCount) {
+        Properties p = KafkaClientSettings.consumer(config);
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, "xmlingest-" + workerId + "-orders");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        Map<Integer, WorkOrder> found = new HashMap<>();
+        wait.call("reading the work orders of a failed file on " + workTopic, () -> {
+            try (KafkaConsumer<byte[], byte[]> orders = new KafkaConsumer<>(p)) {
+                List<TopicPartition> partitions = shards.stream().map(i -> i % partitionCount).distinct()
+                        .map(i -> new TopicPartition(workTopic, i)).toList();
+                orders.assign(partitions);
+                orders.seekToBeginning(partitions);
+                Map<TopicPartition, Long> end = orders.endOffsets(partitions);
+                long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(
+                        config.get(IngestSettings.TOPIC_READY_TIMEOUT_MS));
+                while (partitions.stream().anyMatch(tp -> orders.position(tp) < end.get(tp))) {
+                    if (System.nanoTime() > deadline) {
+                        throw new RetriableIngestException("reading the work orders on " + workTopic + " took longer "
+                                + "than " + IngestSettings.TOPIC_READY_TIMEOUT_MS.key(), null, null, null);
+                    }
+                    for (ConsumerRecord<byte[], byte[]> r : orders.poll(Duration.ofMillis(200))) {
+                        String key = r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8);
+                        if (!key.startsWith(fileId + "/") || r.value() == null) {
+                            continue;
+                        }
+                        try {
+                            WorkOrder order = WorkOrder.decode(r.value());
+                            if (order.fileId().equals(fileId) && order.shard().count() == count
+                                    && shards.contains(order.shard().index())) {
+                                found.put(order.shard().index(), order);
+                            }
+                        } catch (IllegalArgumentException e) {
+                            // not an order: skipped, as the group's consumer skips it
+                        }
+                    }
+                }
+            }
+            return null;
+        });
+        return found;
     }
 
     /**
@@ -331,12 +462,12 @@ final class SharedWork implements AutoCloseable {
                 metrics.end("already_ingested");
                 return;
             }
-            if (before != null && before.state() == FileState.FAILED && dropped) {
-                // Dropped again after it failed: said, rather than moved back to failed/ without a word.
-                String reason = before.shards() > 0 ? "this content failed before in " + before.shards() + " shards ("
-                        + before.reason() + "), and a failed shard is not taken up again; nothing was published this time"
-                        : "this content failed before as a whole file (" + before.reason() + "); drop it into the inbox "
-                        + "of a worker with " + AppSettings.WORK_SHARDS.key() + "=0, which resumes it where it failed";
+            if (before != null && before.state() == FileState.FAILED && dropped && before.shards() == 0) {
+                // Dropped again after it failed whole: said, rather than moved back to failed/ without a word. (One that
+                // failed in shards has had its failed shards taken up again as it was taken from the inbox.)
+                String reason = "this content failed before as a whole file (" + before.reason() + "); drop it into "
+                        + "the inbox of a worker with " + AppSettings.WORK_SHARDS.key() + "=0, which resumes it where it "
+                        + "failed; nothing was published this time";
                 LOG.error("{} refused: {}", name, reason);
                 inbox.toFailed(file, fileId, FileReport.of("refused", name, fileId, size, before, 0,
                         new FileFailedException(reason, ErrorLocation.ofFile(name), AppSettings.WORK_SHARDS.key(), null),
@@ -560,7 +691,8 @@ final class SharedWork implements AutoCloseable {
      * every worker of the group finds it: a shard that stops every worker it is handed to is set
      * aside after worker.file.max.crashes, instead of stopping the group's workers one after another
      * for ever. A RuntimeException is not counted: the order is retried, as for Kafka trouble, and a
-     * passing one (a producer in a bad state, say) must not fail a shard, which is never retried.
+     * passing one (a producer in a bad state, say) must not fail a shard, whose file would then wait
+     * to be dropped again.
      */
     private void countCrash(Path file, WorkOrder order, long at, Error e, Optional<FileCrashes> before) {
         if (!Files.exists(file)) {

@@ -499,8 +499,8 @@ public final class Worker implements Runnable {
             // would publish records its shards publish too.
             FileFailedException refused = new FileFailedException("this content was cut into " + from.shards()
                     + " shards by workers sharing files (" + AppSettings.WORK_SHARDS.key() + " > 0), and "
-                    + (from.isFinished() ? "failed there: a failed shard is not taken up again, by them or by a worker "
-                    + "ingesting whole files, which would call the file completed without the records it left out"
+                    + (from.isFinished() ? "failed there: drop it into their inbox, where its failed shards are taken "
+                    + "up again; a worker ingesting whole files would call it completed without the records they left out"
                     : "is under way there: a worker ingesting whole files would publish its records a second time"),
                     io.xmlingest.core.error.ErrorLocation.ofFile(name), AppSettings.WORK_SHARDS.key(), null);
             finishFailed(claimed, name, fileId, size, from, refused, null, "refused");

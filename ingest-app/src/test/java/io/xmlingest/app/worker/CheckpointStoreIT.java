@@ -77,7 +77,7 @@ class CheckpointStoreIT {
         }
     }
 
-    /** A worker lives long: an ended file's shard checkpoints must not stay in its memory for ever. */
+    /** A worker lives long: a completed file's shard checkpoints must not stay in its memory for ever. */
     @Test
     void anEndedFilesShardCheckpointsAreLetGoAndNotTakenBack() throws Exception {
         String bootstrap = TestBroker.bootstrapServers();
@@ -104,10 +104,26 @@ class CheckpointStoreIT {
             assertThat(fresh.find("f2")).isPresent();
             assertThat(fresh.find("f2/0")).isEmpty();
             assertThat(fresh.find("f2/1")).isEmpty();
-            // This worker's own ending, recorded as its commit returns, lets the shards go too.
+            // This worker's own ending, recorded as its commit returns, lets the shards go too; a failed file's
+            // stay, as its failed shards are taken up from them when it is dropped again.
             fresh.committed(shard("f3/0", 0, 10));
             fresh.committed(new Checkpoint("f3", "c.xml", FileState.FAILED, 10, null, 10, 0, 1, "bad", -1, 1));
+            assertThat(fresh.find("f3/0")).isPresent();
+            fresh.committed(new Checkpoint("f3", "c.xml", FileState.COMPLETED, 10, null, 10, 0, 1, null, -1, 1));
             assertThat(fresh.find("f3/0")).isEmpty();
+        }
+        // A failed file's shards stay for a reader too, and that file dropped again and taken up by another worker
+        // reads as in progress here.
+        Checkpoint failed = new Checkpoint("f4", "d.xml", FileState.FAILED, 10, null, 9, 1, 1, "bad", -1, 1);
+        try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap);
+             KafkaCheckpointStore reader = store(consumer, topic)) {
+            send(producer, topic, shard("f4/0", 0, 10), null);
+            send(producer, topic, failed, null);
+            reader.refresh();
+            assertThat(reader.find("f4/0")).isPresent();
+            send(producer, topic, io.xmlingest.core.pipeline.ShardedFiles.reopened(failed), null);
+            reader.refresh();
+            assertThat(reader.find("f4")).get().extracting(Checkpoint::state).isEqualTo(FileState.IN_PROGRESS);
         }
     }
 

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -231,17 +232,7 @@ class CrashingFileIT {
         assertThat(WorkerHarness.list(inbox.resolve("sharded"))).isEmpty();
         assertThat(sidecar).doesNotExist();
 
-        // Dropped again into the group's inbox: refused, saying why, rather than moved back to failed/ without a word.
-        Files.move(h.failed("sharded.xml"), inbox.resolve("sharded.xml"));
-        try (WorkerHarness.Running w = h.start()) {
-            await("sharded.xml refused", WAIT, () -> Files.exists(h.failed("sharded.xml")));
-        }
-        JsonNode again = report(h.failed("sharded.xml"));
-        assertThat(again.get("outcome").asText()).isEqualTo("refused");
-        assertThat(again.get("error").get("reason").asText()).startsWith("this content failed before in 4 shards (set "
-                + "aside: shard 3 of 4 stopped a worker 2 times").contains("a failed shard is not taken up again");
-
-        // Dropped into a worker ingesting whole files, on the same topics: refused too. Before, it resumed from the
+        // Dropped into a worker ingesting whole files, on the same topics: refused. Before, it resumed from the
         // file's own checkpoint, past every record, and called the file completed without what shard 3 left out.
         Path wholeInbox = Files.createDirectories(dir.resolve("whole-inbox"));
         WorkerHarness whole = new WorkerHarness(TestBroker.bootstrapServers(), wholeInbox);
@@ -255,11 +246,42 @@ class CrashingFileIT {
         JsonNode refused = report(whole.failed("sharded.xml"));
         assertThat(refused.get("outcome").asText()).isEqualTo("refused");
         assertThat(refused.get("error").get("reason").asText()).startsWith("this content was cut into 4 shards by "
-                + "workers sharing files (work.shards > 0), and failed there: a failed shard is not taken up again");
+                + "workers sharing files (work.shards > 0), and failed there: drop it into their inbox");
         assertThat(refused.get("error").get("setting").asText()).isEqualTo("work.shards");
         assertThat(h.status().stream().filter(e -> e.get("fileId").asText().equals(fileId)))
                 .extracting(e -> e.get("event").asText()).doesNotContain("completed");
         assertThat(indexesByFile(h.records())).isEqualTo(Map.of("sharded.xml", stoodAt));
+
+        // Mended (converted schema-less, which has no adapter) and dropped again into the inbox of a group of two: shard
+        // 3 is taken up again where it stood, its bounds read back from its work order, and the file completes. The
+        // worker that did not take it up reads the file in progress again from the topic, rather than keep it failed
+        // and move it back to failed/ on its look over sharded/.
+        h.settings.put("record.class", "-");
+        WorkerHarness second = new WorkerHarness(TestBroker.bootstrapServers(), inbox);
+        second.settings.putAll(h.settings);
+        second.settings.put("worker.id", h.settings.get("worker.id") + "-b");
+        try (WorkerHarness.Running a = h.start(); WorkerHarness.Running b = second.start()) {
+            String group = h.topic + ".work-workers";
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", h.bootstrap))) {
+                await("both workers in the group", WAIT, () -> {
+                    try {
+                        return admin.describeConsumerGroups(List.of(group)).all().get().get(group).members().size() == 2;
+                    } catch (Exception e) {
+                        return false;
+                    }
+                });
+            }
+            Files.move(whole.failed("sharded.xml"), inbox.resolve("sharded.xml"));
+            await("sharded.xml in done/", WAIT, () -> Files.exists(h.done("sharded.xml")));
+        }
+        assertThat(indexesByFile(h.records())).isEqualTo(Map.of("sharded.xml", (long) ITEMS));
+        List<String> after = h.status().stream().filter(e -> e.get("fileId").asText().equals(fileId))
+                .map(e -> e.get("event").asText()).toList();
+        assertThat(after.subList(events.size(), after.size())).containsExactly("shard-completed", "completed");
+        JsonNode completed = report(h.done("sharded.xml"));
+        assertThat(completed.get("outcome").asText()).isEqualTo("completed");
+        assertThat(completed.get("records").asLong()).isEqualTo(ITEMS);
+        assertThat(WorkerHarness.list(inbox.resolve("sharded"))).isEmpty();
     }
 
     /**

@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * checkpoints whose records were committed with them. The latest checkpoint per file is kept in
  * memory: one small entry per file ingested (for ever, unless the worker deletes completed files'
  * checkpoints after {@code worker.completed.retention.ms}), which compaction also bounds on the
- * broker, and one per shard of a file cut into shards until that file has ended.
+ * broker, and one per shard of a file cut into shards until that file has completed (a failed
+ * file's stay, as its failed shards are taken up again when it is dropped again).
  */
 public final class KafkaCheckpointStore implements CheckpointStore {
 
@@ -155,7 +156,7 @@ public final class KafkaCheckpointStore implements CheckpointStore {
         }
         try {
             Checkpoint c = CheckpointCodec.decode(r.value());
-            if (c.shard() >= 0 && endedInShards(c.fileId())) {
+            if (c.shard() >= 0 && completedInShards(c.fileId())) {
                 return;
             }
             // A commit's markers are written after it returns, so a refresh right after this worker's
@@ -216,22 +217,23 @@ public final class KafkaCheckpointStore implements CheckpointStore {
     }
 
     /**
-     * A file cut into shards ends after all its shards have, and no shard of it runs again (an order
-     * seen again is answered by the file's own checkpoint). So its shards' checkpoints are let go:
-     * kept, they were twelve of every thirteen entries here with 12 shards a file, and this store
-     * lives as long as the worker.
+     * A file cut into shards completes after all its shards have, and no shard of it runs again (an
+     * order seen again is answered by the file's own checkpoint). So its shards' checkpoints are let
+     * go: kept, they were twelve of every thirteen entries here with 12 shards a file, and this store
+     * lives as long as the worker. A failed file's stay: dropped again, its failed shards are taken up
+     * from them, and its ending counts every shard's.
      */
     private void forgetShardsOnceEnded(Checkpoint c) {
-        if (c.shard() < 0 && c.isFinished()) {
+        if (c.shard() < 0 && c.state() == FileState.COMPLETED) {
             for (int i = 0; i < c.shards(); i++) {
                 byFile.remove(Checkpoint.key(c.fileId(), i));
             }
         }
     }
 
-    private boolean endedInShards(String fileId) {
+    private boolean completedInShards(String fileId) {
         Checkpoint file = byFile.get(fileId);
-        return file != null && file.isFinished() && file.shards() > 0;
+        return file != null && file.state() == FileState.COMPLETED && file.shards() > 0;
     }
 
     @Override

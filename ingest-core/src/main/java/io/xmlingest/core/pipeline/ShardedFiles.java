@@ -5,6 +5,7 @@ import io.xmlingest.core.checkpoint.CheckpointStore;
 import io.xmlingest.core.checkpoint.FileState;
 import io.xmlingest.core.publish.Envelope;
 import io.xmlingest.core.publish.TopicNames;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -30,6 +31,31 @@ public final class ShardedFiles {
         Checkpoint cut = new Checkpoint(file.fileId(), file.name(), FileState.IN_PROGRESS, 0, null, 0, 0, 0, null, -1,
                 shards);
         return List.of(messages.planned(file.bytes(), shards), messages.checkpoint(cut));
+    }
+
+    /**
+     * To commit with new work orders for a failed file's failed shards, dropped again: each of those
+     * shards, and the file, in progress again where they stood. No event: the file's completed or
+     * failed event follows once the shards have ended again, with totals counted afresh from them.
+     */
+    public List<Envelope> retried(Checkpoint failedFile, List<Checkpoint> failedShards) {
+        FileMessages messages = new FileMessages(topics, failedFile.fileName(), failedFile.fileId(), worker);
+        List<Envelope> all = new ArrayList<>();
+        for (Checkpoint c : failedShards) {
+            all.add(messages.checkpoint(reopened(c)));
+        }
+        all.add(messages.checkpoint(reopened(failedFile)));
+        return all;
+    }
+
+    /**
+     * A failed file's or shard's checkpoint in progress again, where it stood: with its counts, so
+     * that a reader holding the failed one does not take it for an older checkpoint and keep that.
+     */
+    public static Checkpoint reopened(Checkpoint failed) {
+        Checkpoint c = failed;
+        return new Checkpoint(c.fileId(), c.fileName(), FileState.IN_PROGRESS, c.nextRecordIndex(), c.resume(),
+                c.records(), c.deadLetters(), c.pages(), null, c.shard(), c.shards());
     }
 
     /**

@@ -232,5 +232,32 @@ class ShardedIngestionTest {
         }
         assertThat(records).extracting(OutgoingRecord::index).containsExactlyInAnyOrderElementsOf(expected);
         assertThat(store.find(file.fileId()).orElseThrow().state()).isEqualTo(FileState.FAILED);
+
+        // Dropped again once mended: the failed shard is in progress again where it stood, runs from there, and the
+        // file completes with every record once.
+        Checkpoint failedShard = store.find(Checkpoint.key(file.fileId(), 1)).orElseThrow();
+        Checkpoint failedFile = store.find(file.fileId()).orElseThrow();
+        // Read from the topic by another worker, the file in progress again must not look older than the failed one.
+        assertThat(ShardedFiles.reopened(failedFile).isBehind(failedFile)).isFalse();
+        assertThat(ShardedFiles.reopened(failedShard).isBehind(failedShard)).isFalse();
+        commit(sharded.retried(failedFile, List.of(failedShard)), status, store);
+        assertThat(store.find(file.fileId()).orElseThrow().state()).isEqualTo(FileState.IN_PROGRESS);
+        Checkpoint reopened = store.find(Checkpoint.key(file.fileId(), 1)).orElseThrow();
+        assertThat(reopened.state()).isEqualTo(FileState.IN_PROGRESS);
+        WorkOrder order = new WorkOrder(f.toUri().toString(), file.name(), file.fileId(), file.bytes(), plan.get(1));
+        InMemoryTransactionalPublisher p = new InMemoryTransactionalPublisher();
+        assertThat(ingestion.ingest(order.job(reopened), p, IngestListener.NONE, () -> false).ending())
+                .isEqualTo(FileOutcome.Ending.COMPLETED);
+        collect(p, records, new ArrayList<>(), status, store);
+        commit(sharded.ending(file, plan.size(), store).orElseThrow().messages(), status, store);
+        List<Long> all = new ArrayList<>();
+        for (long i = 0; i < 300; i++) {
+            if (i % 7 != 3) {
+                all.add(i);
+            }
+        }
+        assertThat(records).extracting(OutgoingRecord::index).containsExactlyInAnyOrderElementsOf(all);
+        assertThat(events(status).subList(5, events(status).size())).containsExactly("shard-completed", "completed");
+        assertThat(store.find(file.fileId()).orElseThrow().state()).isEqualTo(FileState.COMPLETED);
     }
 }
