@@ -324,7 +324,6 @@ final class SharedWork implements AutoCloseable {
         Path target = inbox.shardedPath(claimed, fileId);
         String name = Inbox.shardedName(target);
         long size = Inbox.size(claimed);
-        FileJob whole = new FileJob(target, name, fileId, size, null);
         try (Held held = fileSession(fileId, name)) {
             KafkaSession session = held.session();
             Checkpoint file = session.checkpoints().find(fileId).orElse(null);
