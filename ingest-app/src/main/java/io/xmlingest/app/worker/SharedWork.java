@@ -13,6 +13,7 @@ import io.xmlingest.core.error.RetriableIngestException;
 import io.xmlingest.core.pipeline.FileIdentity;
 import io.xmlingest.core.pipeline.FileJob;
 import io.xmlingest.core.pipeline.FileOutcome;
+import io.xmlingest.core.pipeline.IngestListener;
 import io.xmlingest.core.pipeline.IngestionPipeline;
 import io.xmlingest.core.pipeline.KafkaSession;
 import io.xmlingest.core.pipeline.RecordModel;
@@ -341,11 +342,11 @@ final class SharedWork implements AutoCloseable {
                     failed.add(shard.get());
                 }
             }
+            List<Integer> failedShards = failed.stream().map(Checkpoint::shard).toList();
             int partitions = wait.call("reading the partitions of " + workTopic, () -> work.partitionsFor(workTopic))
                     .size();
-            Map<Integer, WorkOrder> orders = ordersOf(fileId, file.shards(), failed.stream().map(Checkpoint::shard)
-                    .toList(), partitions);
-            List<Integer> missing = failed.stream().map(Checkpoint::shard).filter(i -> !orders.containsKey(i)).toList();
+            Map<Integer, WorkOrder> orders = ordersOf(fileId, file.shards(), failedShards, partitions);
+            List<Integer> missing = failedShards.stream().filter(i -> !orders.containsKey(i)).toList();
             if (!missing.isEmpty()) {
                 return refuseRetry(claimed, name, fileId, size, file, "the work orders of its failed shards " + missing
                         + " are not on " + workTopic + " (deleted after the topic's retention.ms, or the topic is "
@@ -361,23 +362,28 @@ final class SharedWork implements AutoCloseable {
             messages.addAll(files.retried(file, failed));
             session.publisher().commit(messages);
             for (Checkpoint c : failed) {
-                session.checkpoints().committed(ShardedFiles.reopened(c), workerId);
+                session.checkpoints().committed(c.reopened(), workerId);
             }
-            session.checkpoints().committed(ShardedFiles.reopened(file), workerId);
+            session.checkpoints().committed(file.reopened(), workerId);
             LOG.info("{} failed before in shards; its failed shards {} are taken up again where they stood", name,
-                    failed.stream().map(Checkpoint::shard).toList());
+                    failedShards);
             return true;
         }
     }
 
     private boolean refuseRetry(Path claimed, String name, String fileId, long size, Checkpoint file, String why) {
-        String reason = "this content failed before in " + file.shards() + " shards (" + file.reason() + "), and its "
-                + "failed shards cannot be taken up again: " + why + "; nothing was published this time";
+        refuse(claimed, name, fileId, size, file, "this content failed before in " + file.shards() + " shards ("
+                + file.reason() + "), and its failed shards cannot be taken up again: " + why
+                + "; nothing was published this time");
+        return false;
+    }
+
+    /** Moves a file dropped again to failed/ unread, with a refused report saying why (work.shards named). */
+    private void refuse(Path file, String name, String fileId, long size, Checkpoint before, String reason) {
         LOG.error("{} refused: {}", name, reason);
-        inbox.toFailed(claimed, fileId, FileReport.of("refused", name, fileId, size, file, 0,
+        inbox.toFailed(file, fileId, FileReport.of("refused", name, fileId, size, before, 0,
                 new FileFailedException(reason, ErrorLocation.ofFile(name), AppSettings.WORK_SHARDS.key(), null), null));
         metrics.end("refused");
-        return false;
     }
 
     /**
@@ -464,14 +470,9 @@ final class SharedWork implements AutoCloseable {
             if (before != null && before.state() == FileState.FAILED && dropped && before.shards() == 0) {
                 // Dropped again after it failed whole: said, rather than moved back to failed/ without a word. (One that
                 // failed in shards has had its failed shards taken up again as it was taken from the inbox.)
-                String reason = "this content failed before as a whole file (" + before.reason() + "); drop it into "
-                        + "the inbox of a worker with " + AppSettings.WORK_SHARDS.key() + "=0, which resumes it where it "
-                        + "failed; nothing was published this time";
-                LOG.error("{} refused: {}", name, reason);
-                inbox.toFailed(file, fileId, FileReport.of("refused", name, fileId, size, before, 0,
-                        new FileFailedException(reason, ErrorLocation.ofFile(name), AppSettings.WORK_SHARDS.key(), null),
-                        null));
-                metrics.end("refused");
+                refuse(file, name, fileId, size, before, "this content failed before as a whole file (" + before.reason()
+                        + "); drop it into the inbox of a worker with " + AppSettings.WORK_SHARDS.key() + "=0, which "
+                        + "resumes it where it failed; nothing was published this time");
                 return;
             }
             if (before != null && before.isFinished()) {
@@ -653,8 +654,8 @@ final class SharedWork implements AutoCloseable {
                 long[] at = {from == null ? order.shard().firstRecordIndex() : from.nextRecordIndex()};
                 FileOutcome out;
                 try {
-                    out = ingestion.ingest(order.job(from), session.publisher(), new CommitWatch(metrics, n -> at[0] = n),
-                            stopping);
+                    out = ingestion.ingest(order.job(from), session.publisher(),
+                            IngestListener.onCommit(metrics, committed -> at[0] = committed.nextRecordIndex()), stopping);
                 } catch (Error e) {
                     countCrash(file, order, at[0], e, crashes);
                     throw e;

@@ -1,10 +1,6 @@
 package io.xmlingest.app.worker;
 
-import io.xmlingest.core.checkpoint.Checkpoint;
-import io.xmlingest.core.error.RecordRejectedException;
-import io.xmlingest.core.page.Page;
 import io.xmlingest.core.pipeline.IngestListener;
-import io.xmlingest.core.pipeline.PhaseTimes;
 import io.xmlingest.core.pipeline.StepTimes;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -80,26 +76,12 @@ public final class StartupTimeline implements StepTimes {
         if (reported) {
             return inner;
         }
-        return new IngestListener() {
-            @Override
-            public void rejected(RecordRejectedException e) {
-                inner.rejected(e);
+        return IngestListener.onCommit(inner, c -> {
+            if (!reported) {
+                took(firstStep, firstStepStart, nanoTime.getAsLong());
+                report();
             }
-
-            @Override
-            public void acknowledged(Page page, long bytesRead, long fileBytes) {
-                inner.acknowledged(page, bytesRead, fileBytes);
-            }
-
-            @Override
-            public void committed(Checkpoint checkpoint, long bytesRead, long fileBytes, PhaseTimes spent) {
-                inner.committed(checkpoint, bytesRead, fileBytes, spent);
-                if (!reported) {
-                    took(firstStep, firstStepStart, nanoTime.getAsLong());
-                    report();
-                }
-            }
-        };
+        });
     }
 
     private void report() {

@@ -529,8 +529,9 @@ public final class Worker implements Runnable {
                     from.nextRecordIndex(), resumeAt, from.records());
         }
         metrics.begin(name, from, resumeAt);
-        IngestListener listener = new CommitWatch(startup.untilFirstCommit("first page", System.nanoTime(), metrics),
-                at -> inHandAt = at);
+        // Where each commit left the file in hand: a crash is counted against it.
+        IngestListener listener = IngestListener.onCommit(startup.untilFirstCommit("first page", System.nanoTime(),
+                metrics), c -> inHandAt = c.nextRecordIndex());
         FileOutcome outcome;
         try {
             outcome = ingestion.ingest(new FileJob(claimed, name, fileId, size, from), session.publisher(), listener,

@@ -121,7 +121,7 @@ class CheckpointStoreIT {
             send(producer, topic, failed, null);
             reader.refresh();
             assertThat(reader.find("f4/0")).isPresent();
-            send(producer, topic, io.xmlingest.core.pipeline.ShardedFiles.reopened(failed), null);
+            send(producer, topic, failed.reopened(), null);
             reader.refresh();
             assertThat(reader.find("f4")).get().extracting(Checkpoint::state).isEqualTo(FileState.IN_PROGRESS);
         }

@@ -77,6 +77,16 @@ public record Checkpoint(String fileId, String fileName, FileState state, long n
                 || (nextRecordIndex == other.nextRecordIndex && records + deadLetters < other.records + other.deadLetters);
     }
 
+    /**
+     * This failed checkpoint in progress again, where it stood, as its file or shard is taken up
+     * again: with its counts, so that a reader holding the failed one does not take it for an older
+     * checkpoint and keep that.
+     */
+    public Checkpoint reopened() {
+        return new Checkpoint(fileId, fileName, FileState.IN_PROGRESS, nextRecordIndex, resume, records, deadLetters,
+                pages, null, shard, shards);
+    }
+
     public boolean isFinished() {
         return state != FileState.IN_PROGRESS;
     }

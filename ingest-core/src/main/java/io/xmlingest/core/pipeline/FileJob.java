@@ -1,6 +1,7 @@
 package io.xmlingest.core.pipeline;
 
 import io.xmlingest.core.checkpoint.Checkpoint;
+import io.xmlingest.core.checkpoint.FileState;
 import io.xmlingest.core.split.Shard;
 import java.nio.file.Path;
 
@@ -19,6 +20,12 @@ public record FileJob(Path path, String name, String fileId, long bytes, Checkpo
     /** The whole file. */
     public FileJob(Path path, String name, String fileId, long bytes, Checkpoint from) {
         this(path, name, fileId, bytes, from, null);
+    }
+
+    /** This job's checkpoint before anything of it is committed: at its (shard's) first record. */
+    public Checkpoint notStarted() {
+        return new Checkpoint(fileId, name, FileState.IN_PROGRESS, shard == null ? 0 : shard.firstRecordIndex(), null,
+                0, 0, 0, null, shardIndex());
     }
 
     /** The index the checkpoints of this job carry: the shard's, or -1 for the whole file. */

@@ -42,20 +42,10 @@ public final class ShardedFiles {
         FileMessages messages = new FileMessages(topics, failedFile.fileName(), failedFile.fileId(), worker);
         List<Envelope> all = new ArrayList<>();
         for (Checkpoint c : failedShards) {
-            all.add(messages.checkpoint(reopened(c)));
+            all.add(messages.checkpoint(c.reopened()));
         }
-        all.add(messages.checkpoint(reopened(failedFile)));
+        all.add(messages.checkpoint(failedFile.reopened()));
         return all;
-    }
-
-    /**
-     * A failed file's or shard's checkpoint in progress again, where it stood: with its counts, so
-     * that a reader holding the failed one does not take it for an older checkpoint and keep that.
-     */
-    public static Checkpoint reopened(Checkpoint failed) {
-        Checkpoint c = failed;
-        return new Checkpoint(c.fileId(), c.fileName(), FileState.IN_PROGRESS, c.nextRecordIndex(), c.resume(),
-                c.records(), c.deadLetters(), c.pages(), null, c.shard(), c.shards());
     }
 
     /**

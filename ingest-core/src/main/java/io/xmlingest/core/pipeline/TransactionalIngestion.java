@@ -138,9 +138,7 @@ public final class TransactionalIngestion {
      * @throws io.xmlingest.core.error.RetriableIngestException Kafka failed; nothing was committed
      */
     public Checkpoint reopen(Checkpoint failed, TransactionalPublisher publisher) {
-        Checkpoint open = new Checkpoint(failed.fileId(), failed.fileName(), FileState.IN_PROGRESS,
-                failed.nextRecordIndex(), failed.resume(), failed.records(), failed.deadLetters(), failed.pages(), null,
-                failed.shard(), failed.shards());
+        Checkpoint open = failed.reopened();
         publisher.commit(List.of(new FileMessages(topics, failed.fileName(), failed.fileId(), worker).checkpoint(open)));
         return open;
     }
@@ -158,10 +156,8 @@ public final class TransactionalIngestion {
         if (job.from() != null) {
             return fail(job.from(), reason, publisher, List.of(), job.shard());
         }
-        Checkpoint start = new Checkpoint(job.fileId(), job.name(), FileState.IN_PROGRESS,
-                job.shard() == null ? 0 : job.shard().firstRecordIndex(), null, 0, 0, 0, null, job.shardIndex());
         // A shard's file was announced when it was cut.
-        return fail(start, reason, publisher, job.shard() != null ? List.of()
+        return fail(job.notStarted(), reason, publisher, job.shard() != null ? List.of()
                 : List.of(new FileMessages(topics, job.name(), job.fileId(), worker).started(job.bytes())), job.shard());
     }
 
@@ -222,9 +218,7 @@ public final class TransactionalIngestion {
             this.publisher = publisher;
             this.listener = listener;
             this.messages = new FileMessages(topics, job.name(), job.fileId(), worker);
-            this.last = job.from() != null ? job.from()
-                    : new Checkpoint(job.fileId(), job.name(), FileState.IN_PROGRESS,
-                            job.shard() == null ? 0 : job.shard().firstRecordIndex(), null, 0, 0, 0, null, job.shardIndex());
+            this.last = job.from() != null ? job.from() : job.notStarted();
             this.handled = last.nextRecordIndex();
             this.inputBytes = job.bytes();
             this.startedCommitted = job.from() != null;

@@ -238,8 +238,8 @@ class ShardedIngestionTest {
         Checkpoint failedShard = store.find(Checkpoint.key(file.fileId(), 1)).orElseThrow();
         Checkpoint failedFile = store.find(file.fileId()).orElseThrow();
         // Read from the topic by another worker, the file in progress again must not look older than the failed one.
-        assertThat(ShardedFiles.reopened(failedFile).isBehind(failedFile)).isFalse();
-        assertThat(ShardedFiles.reopened(failedShard).isBehind(failedShard)).isFalse();
+        assertThat(failedFile.reopened().isBehind(failedFile)).isFalse();
+        assertThat(failedShard.reopened().isBehind(failedShard)).isFalse();
         commit(sharded.retried(failedFile, List.of(failedShard)), status, store);
         assertThat(store.find(file.fileId()).orElseThrow().state()).isEqualTo(FileState.IN_PROGRESS);
         Checkpoint reopened = store.find(Checkpoint.key(file.fileId(), 1)).orElseThrow();
