@@ -99,8 +99,7 @@ public final class AppSettings {
                     + "operator's. With work.shards > 0 the count is a shard's, kept beside its file in sharded/ "
                     + "(give every worker of the group the same value): the shard is then set aside as a failed "
                     + "shard, and its file fails once the other shards have ended; dropped into the group's inbox "
-                    + "again, the file's failed shards resume where they stood (while their work orders are still on "
-                    + "the work topic). 0: never set aside.",
+                    + "again, the file's failed shards resume where they stood. 0: never set aside.",
             between(0, 1000));
 
     /** Every setting the application reads: the pipeline's and its own. */

@@ -37,14 +37,12 @@ import java.nio.file.Path;
 import java.nio.file.ProviderNotFoundException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.CommitFailedException;
@@ -315,11 +313,10 @@ final class SharedWork implements AutoCloseable {
      * Takes a failed file's failed shards up again, dropped into the inbox again (once the cause is
      * mended): in one transaction under the file's own transactional id, each failed shard's
      * checkpoint is marked in progress where it stood, the file's as when it was cut, and each failed
-     * shard's work order is sent again, read back from the work topic (a shard's bounds are in its
-     * order alone; cutting again could bound it otherwise). Committed before the file is back in
-     * sharded/, so that no worker's look over sharded/ finds it there failed and moves it out again;
-     * an order taken before the file is there waits for it. False when it cannot be done: the file is
-     * then refused, saying why.
+     * shard is ordered again with the bounds its checkpoint keeps (cutting again could bound it
+     * otherwise). Committed before the file is back in sharded/, so that no worker's look over
+     * sharded/ finds it there failed and moves it out again; an order taken before the file is there
+     * waits for it. False when it cannot be done: the file is then refused, saying why.
      */
     private boolean retryFailedShards(Path claimed, String fileId) {
         Path target = inbox.shardedPath(claimed, fileId);
@@ -343,19 +340,18 @@ final class SharedWork implements AutoCloseable {
                 }
             }
             List<Integer> failedShards = failed.stream().map(Checkpoint::shard).toList();
+            List<Integer> unbounded = failed.stream().filter(c -> ShardedFiles.shardOf(c).isEmpty())
+                    .map(Checkpoint::shard).toList();
+            if (!unbounded.isEmpty()) {
+                return refuseRetry(claimed, name, fileId, size, file, "the checkpoints of its failed shards "
+                        + unbounded + " do not keep the shards' bounds (they were written by an earlier version)");
+            }
             int partitions = wait.call("reading the partitions of " + workTopic, () -> work.partitionsFor(workTopic))
                     .size();
-            Map<Integer, WorkOrder> orders = ordersOf(fileId, file.shards(), failedShards, partitions);
-            List<Integer> missing = failedShards.stream().filter(i -> !orders.containsKey(i)).toList();
-            if (!missing.isEmpty()) {
-                return refuseRetry(claimed, name, fileId, size, file, "the work orders of its failed shards " + missing
-                        + " are not on " + workTopic + " (deleted after the topic's retention.ms, or the topic is "
-                        + "another, or has other partitions, since the file was cut), and only they bound a shard");
-            }
             List<Envelope> messages = new ArrayList<>();
             for (Checkpoint c : failed) {
                 WorkOrder order = new WorkOrder(target.toAbsolutePath().toUri().toString(), name, fileId, size,
-                        orders.get(c.shard()).shard());
+                        ShardedFiles.shardOf(c).orElseThrow());
                 messages.add(new Envelope(workTopic, order.key().getBytes(StandardCharsets.UTF_8), order.encode(),
                         Map.of(MessageHeaders.FILE, name, MessageHeaders.FILE_ID, fileId), c.shard() % partitions));
             }
@@ -384,56 +380,6 @@ final class SharedWork implements AutoCloseable {
         inbox.toFailed(file, fileId, FileReport.of("refused", name, fileId, size, before, 0,
                 new FileFailedException(reason, ErrorLocation.ofFile(name), AppSettings.WORK_SHARDS.key(), null), null));
         metrics.end("refused");
-    }
-
-    /**
-     * The work orders of {@code fileId}'s {@code shards} (of {@code count}), read back from the work
-     * topic: those still on it. Only the partitions they were sent to are read (shard i to partition
-     * i modulo the partitions), and an order of another cut of the same content (another count) is
-     * not taken for one of this.
-     */
-    private Map<Integer, WorkOrder> ordersOf(String fileId, int count, List<Integer> shards, int partitionCount) {
-        Properties p = KafkaClientSettings.consumer(config);
-        p.put(ConsumerConfig.CLIENT_ID_CONFIG, "xmlingest-" + workerId + "-orders");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        Map<Integer, WorkOrder> found = new HashMap<>();
-        wait.call("reading the work orders of a failed file on " + workTopic, () -> {
-            try (KafkaConsumer<byte[], byte[]> orders = new KafkaConsumer<>(p)) {
-                List<TopicPartition> partitions = shards.stream().map(i -> i % partitionCount).distinct()
-                        .map(i -> new TopicPartition(workTopic, i)).toList();
-                orders.assign(partitions);
-                orders.seekToBeginning(partitions);
-                Map<TopicPartition, Long> end = orders.endOffsets(partitions);
-                long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(
-                        config.get(IngestSettings.TOPIC_READY_TIMEOUT_MS));
-                while (partitions.stream().anyMatch(tp -> orders.position(tp) < end.get(tp))) {
-                    if (System.nanoTime() > deadline) {
-                        throw new RetriableIngestException("reading the work orders on " + workTopic + " took longer "
-                                + "than " + IngestSettings.TOPIC_READY_TIMEOUT_MS.key(), null, null, null);
-                    }
-                    for (ConsumerRecord<byte[], byte[]> r : orders.poll(Duration.ofMillis(200))) {
-                        String key = r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8);
-                        if (!key.startsWith(fileId + "/") || r.value() == null) {
-                            continue;
-                        }
-                        try {
-                            WorkOrder order = WorkOrder.decode(r.value());
-                            if (order.fileId().equals(fileId) && order.shard().count() == count
-                                    && shards.contains(order.shard().index())) {
-                                found.put(order.shard().index(), order);
-                            }
-                        } catch (IllegalArgumentException e) {
-                            // not an order: skipped, as the group's consumer skips it
-                        }
-                    }
-                }
-            }
-            return null;
-        });
-        return found;
     }
 
     /**

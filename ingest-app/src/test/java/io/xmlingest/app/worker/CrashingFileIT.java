@@ -23,8 +23,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -253,9 +257,20 @@ class CrashingFileIT {
         assertThat(indexesByFile(h.records())).isEqualTo(Map.of("sharded.xml", stoodAt));
 
         // Mended (converted schema-less, which has no adapter) and dropped again into the inbox of a group of two: shard
-        // 3 is taken up again where it stood, its bounds read back from its work order, and the file completes. The
-        // worker that did not take it up reads the file in progress again from the topic, rather than keep it failed
-        // and move it back to failed/ on its look over sharded/.
+        // 3 is taken up again where it stood, bounded as its checkpoint keeps, and the file completes. The work topic
+        // is emptied first, as its retention.ms would in time: before, a shard's bounds were read back from its first
+        // work order, and the file was refused once that was gone. The worker that did not take it up reads the file
+        // in progress again from the topic, rather than keep it failed and move it back to failed/ on its look over
+        // sharded/.
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", h.bootstrap))) {
+            String workTopic = h.topic + ".work";
+            Map<TopicPartition, RecordsToDelete> all = new HashMap<>();
+            admin.describeTopics(List.of(workTopic)).allTopicNames().get().get(workTopic).partitions()
+                    .forEach(p -> all.put(new TopicPartition(workTopic, p.partition()), null));
+            admin.listOffsets(all.keySet().stream().collect(Collectors.toMap(tp -> tp, tp -> OffsetSpec.latest())))
+                    .all().get().forEach((tp, end) -> all.put(tp, RecordsToDelete.beforeOffset(end.offset())));
+            admin.deleteRecords(all).all().get();
+        }
         h.settings.put("record.class", "-");
         WorkerHarness second = new WorkerHarness(TestBroker.bootstrapServers(), inbox);
         second.settings.putAll(h.settings);

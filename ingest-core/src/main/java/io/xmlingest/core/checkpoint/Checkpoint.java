@@ -20,9 +20,13 @@ import java.util.Objects;
  * @param shard           the shard of the file this is the progress of, or -1 for the whole file; the
  *                        counts and states of a shard's checkpoint are the shard's own
  * @param shards          for a whole file ingested in shards, how many it was cut into; else 0
+ * @param bounds          for a shard, the byte range it was cut to, so that a failed shard can be taken up
+ *                        again from its checkpoint alone; null for a whole file (and in checkpoints written
+ *                        before shards kept their bounds)
  */
 public record Checkpoint(String fileId, String fileName, FileState state, long nextRecordIndex, Position resume,
-                         long records, long deadLetters, long pages, String reason, int shard, int shards) {
+                         long records, long deadLetters, long pages, String reason, int shard, int shards,
+                         Bounds bounds) {
 
     public Checkpoint {
         Objects.requireNonNull(fileId, "fileId");
@@ -33,13 +37,19 @@ public record Checkpoint(String fileId, String fileName, FileState state, long n
     /** A whole file's checkpoint. */
     public Checkpoint(String fileId, String fileName, FileState state, long nextRecordIndex, Position resume,
                       long records, long deadLetters, long pages, String reason) {
-        this(fileId, fileName, state, nextRecordIndex, resume, records, deadLetters, pages, reason, -1, 0);
+        this(fileId, fileName, state, nextRecordIndex, resume, records, deadLetters, pages, reason, -1, 0, null);
+    }
+
+    /** A checkpoint without a shard's bounds. */
+    public Checkpoint(String fileId, String fileName, FileState state, long nextRecordIndex, Position resume,
+                      long records, long deadLetters, long pages, String reason, int shard, int shards) {
+        this(fileId, fileName, state, nextRecordIndex, resume, records, deadLetters, pages, reason, shard, shards, null);
     }
 
     /** A shard's checkpoint ({@code shard} &ge; 0), or a whole file's (-1). */
     public Checkpoint(String fileId, String fileName, FileState state, long nextRecordIndex, Position resume,
                       long records, long deadLetters, long pages, String reason, int shard) {
-        this(fileId, fileName, state, nextRecordIndex, resume, records, deadLetters, pages, reason, shard, 0);
+        this(fileId, fileName, state, nextRecordIndex, resume, records, deadLetters, pages, reason, shard, 0, null);
     }
 
     /** What this checkpoint is stored under: the file id, with the shard's number for a shard. */
@@ -68,6 +78,16 @@ public record Checkpoint(String fileId, String fileName, FileState state, long n
     }
 
     /**
+     * The byte range a shard was cut to, as its work order gave it.
+     *
+     * @param count how many shards the file was cut into
+     * @param start where the shard's first record starts; null for the first shard
+     * @param next  where the next shard's first record starts; null for the last shard
+     */
+    public record Bounds(int count, Position start, Position next) {
+    }
+
+    /**
      * True when this checkpoint says less is published than {@code other} does: it is an older
      * one of the same file. A file's progress never goes back (a failed file retried goes on from
      * where it failed), so of two checkpoints the one that counts more is the newer.
@@ -84,7 +104,7 @@ public record Checkpoint(String fileId, String fileName, FileState state, long n
      */
     public Checkpoint reopened() {
         return new Checkpoint(fileId, fileName, FileState.IN_PROGRESS, nextRecordIndex, resume, records, deadLetters,
-                pages, null, shard, shards);
+                pages, null, shard, shards, bounds);
     }
 
     public boolean isFinished() {

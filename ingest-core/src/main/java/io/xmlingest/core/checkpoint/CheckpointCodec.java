@@ -41,6 +41,17 @@ public final class CheckpointCodec {
             if (c.shards() > 0) {
                 g.writeNumberField("shards", c.shards());
             }
+            if (c.bounds() != null) {
+                g.writeObjectFieldStart("bounds");
+                g.writeNumberField("count", c.bounds().count());
+                if (c.bounds().start() != null) {
+                    writePosition(g, "start", c.bounds().start());
+                }
+                if (c.bounds().next() != null) {
+                    writePosition(g, "next", c.bounds().next());
+                }
+                g.writeEndObject();
+            }
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -61,6 +72,7 @@ public final class CheckpointCodec {
         int shard = -1;
         int shards = 0;
         Checkpoint.Position resume = null;
+        Checkpoint.Bounds bounds = null;
         try (JsonParser p = JSON.createParser(value)) {
             expect(p.nextToken(), JsonToken.START_OBJECT, "checkpoint");
             while (p.nextToken() == JsonToken.FIELD_NAME) {
@@ -78,6 +90,7 @@ public final class CheckpointCodec {
                     case "resume" -> resume = position(p);
                     case "shard" -> shard = p.getIntValue();
                     case "shards" -> shards = p.getIntValue();
+                    case "bounds" -> bounds = bounds(p);
                     default -> p.skipChildren();
                 }
             }
@@ -87,7 +100,25 @@ public final class CheckpointCodec {
         if (fileId == null || file == null || state == null) {
             throw new IllegalArgumentException("checkpoint lacks fileId, file or state");
         }
-        return new Checkpoint(fileId, file, state, next, resume, records, deadLetters, pages, reason, shard, shards);
+        return new Checkpoint(fileId, file, state, next, resume, records, deadLetters, pages, reason, shard, shards, bounds);
+    }
+
+    private static Checkpoint.Bounds bounds(JsonParser p) throws IOException {
+        expect(p.currentToken(), JsonToken.START_OBJECT, "bounds");
+        int count = 0;
+        Checkpoint.Position start = null;
+        Checkpoint.Position next = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            p.nextToken();
+            switch (name) {
+                case "count" -> count = p.getIntValue();
+                case "start" -> start = position(p);
+                case "next" -> next = position(p);
+                default -> p.skipChildren();
+            }
+        }
+        return new Checkpoint.Bounds(count, start, next);
     }
 
     /** Writes a position as the object field {@code field}; work orders carry positions in this form too. */

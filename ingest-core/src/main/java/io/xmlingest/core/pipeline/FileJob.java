@@ -25,7 +25,7 @@ public record FileJob(Path path, String name, String fileId, long bytes, Checkpo
     /** This job's checkpoint before anything of it is committed: at its (shard's) first record. */
     public Checkpoint notStarted() {
         return new Checkpoint(fileId, name, FileState.IN_PROGRESS, shard == null ? 0 : shard.firstRecordIndex(), null,
-                0, 0, 0, null, shardIndex());
+                0, 0, 0, null, shardIndex(), 0, Positions.bounds(shard));
     }
 
     /** The index the checkpoints of this job carry: the shard's, or -1 for the whole file. */

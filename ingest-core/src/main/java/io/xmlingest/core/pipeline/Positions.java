@@ -2,6 +2,7 @@ package io.xmlingest.core.pipeline;
 
 import io.xmlingest.core.checkpoint.Checkpoint;
 import io.xmlingest.core.split.ResumePoint;
+import io.xmlingest.core.split.Shard;
 
 /**
  * The splitter's {@link ResumePoint} and the checkpoint's {@link Checkpoint.Position} are the same
@@ -17,5 +18,16 @@ final class Positions {
 
     static ResumePoint resumePoint(Checkpoint.Position p) {
         return new ResumePoint(p.recordIndex(), p.byteOffset(), p.line(), p.column(), p.prologEnd(), p.openElements());
+    }
+
+    /** A shard's bounds as its checkpoints keep them; null for no shard (the whole file). */
+    static Checkpoint.Bounds bounds(Shard s) {
+        return s == null ? null : new Checkpoint.Bounds(s.count(), s.start() == null ? null : of(s.start()),
+                s.next() == null ? null : of(s.next()));
+    }
+
+    static Shard shard(int index, Checkpoint.Bounds b) {
+        return new Shard(index, b.count(), b.start() == null ? null : resumePoint(b.start()),
+                b.next() == null ? null : resumePoint(b.next()));
     }
 }

@@ -5,6 +5,7 @@ import io.xmlingest.core.checkpoint.CheckpointStore;
 import io.xmlingest.core.checkpoint.FileState;
 import io.xmlingest.core.publish.Envelope;
 import io.xmlingest.core.publish.TopicNames;
+import io.xmlingest.core.split.Shard;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -46,6 +47,16 @@ public final class ShardedFiles {
         }
         all.add(messages.checkpoint(failedFile.reopened()));
         return all;
+    }
+
+    /**
+     * The shard a shard's checkpoint is the progress of, as it was cut, so that a failed shard can
+     * be ordered again without its first work order. Empty when the checkpoint does not keep its
+     * bounds: one written before shards kept them.
+     */
+    public static Optional<Shard> shardOf(Checkpoint shard) {
+        return shard.shard() < 0 || shard.bounds() == null ? Optional.empty()
+                : Optional.of(Positions.shard(shard.shard(), shard.bounds()));
     }
 
     /**

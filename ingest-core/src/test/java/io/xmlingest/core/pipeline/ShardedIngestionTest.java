@@ -244,7 +244,18 @@ class ShardedIngestionTest {
         assertThat(store.find(file.fileId()).orElseThrow().state()).isEqualTo(FileState.IN_PROGRESS);
         Checkpoint reopened = store.find(Checkpoint.key(file.fileId(), 1)).orElseThrow();
         assertThat(reopened.state()).isEqualTo(FileState.IN_PROGRESS);
-        WorkOrder order = new WorkOrder(f.toUri().toString(), file.name(), file.fileId(), file.bytes(), plan.get(1));
+        // Ordered again from its checkpoint alone (through the codec, as the topic has it): the shard as it was cut.
+        assertThat(ShardedFiles.shardOf(reopened)).contains(plan.get(1));
+        assertThat(ShardedFiles.shardOf(failedFile)).isEmpty();
+        // Written before shards kept their bounds: nothing to order it by (the worker refuses the file, saying so).
+        assertThat(ShardedFiles.shardOf(new Checkpoint(file.fileId(), file.name(), FileState.FAILED, 5, null, 5, 0, 1,
+                "bad", 1))).isEmpty();
+        for (Shard shard : plan) {
+            assertThat(ShardedFiles.shardOf(store.find(Checkpoint.key(file.fileId(), shard.index())).orElseThrow()))
+                    .contains(shard);
+        }
+        WorkOrder order = new WorkOrder(f.toUri().toString(), file.name(), file.fileId(), file.bytes(),
+                ShardedFiles.shardOf(reopened).orElseThrow());
         InMemoryTransactionalPublisher p = new InMemoryTransactionalPublisher();
         assertThat(ingestion.ingest(order.job(reopened), p, IngestListener.NONE, () -> false).ending())
                 .isEqualTo(FileOutcome.Ending.COMPLETED);
