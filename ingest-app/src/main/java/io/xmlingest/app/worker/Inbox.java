@@ -190,6 +190,13 @@ final class Inbox {
     Optional<Path> toSharded(Path claimed, String fileId) {
         Path target = shardedPath(claimed, fileId);
         try {
+            // A compressed file's plain copy first, so that a file in sharded/ always has its copy beside it. Same name,
+            // same content: replacing one there (a worker that died between the two moves) changes nothing.
+            Path copy = CompressedInput.copyBeside(claimed, fileId);
+            if (Files.isRegularFile(copy) && !Files.exists(target)) {
+                Files.move(copy, CompressedInput.copyBeside(target, fileId), StandardCopyOption.ATOMIC_MOVE,
+                        StandardCopyOption.REPLACE_EXISTING);
+            }
             // A link, then the claim removed: a rename would silently replace a file of that name that
             // another worker put there meanwhile, and a link fails instead.
             Files.createLink(target, claimed);
@@ -224,6 +231,8 @@ final class Inbox {
                     }
                     try {
                         Files.move(claimed, mine, StandardCopyOption.ATOMIC_MOVE);
+                        // A compressed file's copy (or part of one) stays behind: the new owner inflates it again.
+                        CompressedInput.deleteCopies(claimed);
                     } catch (IOException e) {
                         // taken by someone else meanwhile, or a name this worker holds already: it waits
                     }

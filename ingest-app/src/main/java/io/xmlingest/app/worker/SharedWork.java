@@ -37,6 +37,7 @@ import java.nio.file.Path;
 import java.nio.file.ProviderNotFoundException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -101,6 +102,7 @@ final class SharedWork implements AutoCloseable {
     private final Inbox inbox;
     private final int shards;
     private final int maxCrashes;
+    private final long decompressedMaxBytes;
     private final ShardPlanner planner;
     private final TransactionalIngestion ingestion;
     private final ShardedFiles files;
@@ -121,6 +123,8 @@ final class SharedWork implements AutoCloseable {
     private long lastSweep;
     /** Files this worker moved to sharded/ but could not cut (Kafka failed): its sweep cuts them at any age. */
     private final Set<Path> failedCuts = new HashSet<>();
+    /** Offsets of orders handled here whose commit a rebalance refused: the next to commit, by partition. */
+    private final Map<TopicPartition, Long> uncommitted = new HashMap<>();
 
     SharedWork(IngestConfig config, RecordModel model, TransactionalIngestion ingestion, Inbox inbox, String workerId,
                WorkerMetrics metrics, BooleanSupplier stopping, Consumer<String> trouble, CompletedRetention retention,
@@ -134,6 +138,7 @@ final class SharedWork implements AutoCloseable {
         this.inbox = inbox;
         this.shards = config.get(AppSettings.WORK_SHARDS);
         this.maxCrashes = config.get(AppSettings.FILE_MAX_CRASHES);
+        this.decompressedMaxBytes = config.get(IngestSettings.DECOMPRESSED_MAX_BYTES);
         this.planner = new StaxShardPlanner(model.elements(), IngestionPipeline.limits(config));
         this.ingestion = ingestion;
         this.files = new ShardedFiles(topics, workerId);
@@ -182,6 +187,7 @@ final class SharedWork implements AutoCloseable {
         Optional<Path> claimed = inbox.unfinished().stream().findFirst().or(inbox::claimNext);
         claimed.ifPresent(this::take);
         ConsumerRecords<byte[], byte[]> orders = work.poll(Duration.ofMillis(claimed.isPresent() ? 0 : pollMillis));
+        commitRefused();
         for (ConsumerRecord<byte[], byte[]> order : orders) {
             handle(order);
             if (stopping.getAsBoolean()) {
@@ -260,16 +266,12 @@ final class SharedWork implements AutoCloseable {
     private void take(Path claimed) {
         String fileId;
         try {
-            String name = claimed.getFileName().toString();
-            Optional<CompressedInput.Format> compressed = CompressedInput.format(claimed, name);
-            if (compressed.isPresent()) {
-                // Every worker of the group would need the plain copy, and cutting needs it first: not done here.
-                throw new FileFailedException("it is a " + compressed.get().noun()
-                        + ", and compressed files are not cut into shards: drop it decompressed, or into the inbox of a "
-                        + "worker with " + AppSettings.WORK_SHARDS.key() + "=0",
-                        ErrorLocation.ofFile(name), AppSettings.WORK_SHARDS.key(), null);
+            // A compressed file is inflated here, once, into a plain copy beside it that goes to sharded/ with it: the
+            // cut and every shard read the copy.
+            fileId = FileIdentity.ofContent(claimed, claimed.getFileName().toString(), decompressedMaxBytes, stopping);
+            if (fileId == null) {
+                return; // asked to stop while inflating: the claim is taken up again on the next start
             }
-            fileId = FileIdentity.sha256(claimed);
         } catch (FileFailedException e) {
             if (!Files.exists(claimed)) {
                 return; // another worker of the group took the claim over
@@ -400,7 +402,17 @@ final class SharedWork implements AutoCloseable {
             // The cut reads the whole file; the file's session is opened after it, not held through it, so that
             // a worker looking at the same file meanwhile fences nothing this one needs.
             long t0 = System.nanoTime();
-            plan = planner.plan(file, name, shards);
+            Path plain;
+            try {
+                plain = plain(file, name, fileId);
+            } catch (FileFailedException e) {
+                // Nothing of it is cut or published: dropped again, it is inflated anew.
+                LOG.error("{} failed: {}", name, e.getMessage());
+                inbox.toFailed(file, fileId, FileReport.of("failed", name, fileId, size, null, 0, e, null));
+                metrics.end("failed");
+                return;
+            }
+            plan = planner.plan(plain, name, shards);
             LOG.info("cut {} ({} bytes, file id {}) into {} shards in {} s", name, size, fileId, plan.size(),
                     String.format("%.2f", (System.nanoTime() - t0) / 1e9));
         }
@@ -460,6 +472,26 @@ final class SharedWork implements AutoCloseable {
         }
     }
 
+    /**
+     * What is read of a file in sharded/: the file, or a compressed one's plain copy beside it, which
+     * came with it from the inbox (the cut and every shard read the copy; whoever moves the file on
+     * deletes it).
+     *
+     * @throws FileFailedException when the copy is gone from beside its file (deleted by hand)
+     */
+    private static Path plain(Path file, String name, String fileId) {
+        if (!CompressedInput.isCompressed(file, name)) {
+            return file;
+        }
+        Path copy = CompressedInput.copyBeside(file, fileId);
+        if (!Files.isRegularFile(copy)) {
+            throw new FileFailedException("its plain copy " + copy.getFileName() + ", inflated when it was taken from "
+                    + "the inbox, is not beside it in sharded/; drop the file again", ErrorLocation.ofFile(name), null,
+                    null);
+        }
+        return copy;
+    }
+
     /** Whether, as far as this worker can see without fencing anyone, nobody has cut the file yet. */
     private boolean uncutHere(String fileId) {
         wait.call(KafkaWait.READING_CHECKPOINTS, checkpoints::refresh);
@@ -504,9 +536,11 @@ final class SharedWork implements AutoCloseable {
         try {
             commitOrder(partition, record.offset());
         } catch (RebalanceInProgressException | CommitFailedException e) {
-            // Whoever Kafka gives the order to finds the shard ended, and only looks whether the file is.
-            LOG.info("{} of {} ended, but the group is rebalancing: its order may be seen again", order.shard(),
-                    order.name());
+            // Whoever Kafka gives the order to finds the shard ended, and only looks whether the file is. If the
+            // partition stays here, nobody reads the order again: the offset is committed after the rebalance.
+            uncommitted.merge(partition, record.offset() + 1, Math::max);
+            LOG.info("{} of {} ended, but the group is rebalancing: its offset is committed after it, or the order "
+                    + "is seen again elsewhere", order.shard(), order.name());
         }
         if (ended == ShardEnd.FILE_MAY_END) {
             endIfDone(order);
@@ -763,6 +797,26 @@ final class SharedWork implements AutoCloseable {
     private void commitOrder(TopicPartition partition, long offset) {
         wait.call("committing the offset of a work order on " + partition,
                 () -> work.commitSync(Map.of(partition, new OffsetAndMetadata(offset + 1))));
+        uncommitted.computeIfPresent(partition, (tp, next) -> next <= offset + 1 ? null : next);
+    }
+
+    /**
+     * Commits the offsets a rebalance refused, of the partitions still assigned here (one that moved
+     * on is read again from its last commit by its new owner, who finds its orders answered).
+     */
+    private void commitRefused() {
+        uncommitted.keySet().retainAll(work.assignment());
+        if (uncommitted.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        uncommitted.forEach((tp, next) -> offsets.put(tp, new OffsetAndMetadata(next)));
+        try {
+            wait.call("committing the offsets of work orders after a rebalance", () -> work.commitSync(offsets));
+            uncommitted.keySet().removeAll(offsets.keySet());
+        } catch (RebalanceInProgressException | CommitFailedException e) {
+            // Still rebalancing: the next step tries again.
+        }
     }
 
     /** Whether the worker has read the checkpoints and joined its group, as the first step does. */

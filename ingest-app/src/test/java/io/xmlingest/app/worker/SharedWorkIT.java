@@ -22,6 +22,7 @@ import io.xmlingest.core.publish.MessageHeaders;
 import io.xmlingest.core.split.Shard;
 import io.xmlingest.core.split.StaxShardPlanner;
 import io.xmlingest.datagen.DatagenCommand;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +33,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import java.util.zip.GZIPOutputStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -126,30 +129,48 @@ class SharedWorkIT {
     }
 
     /**
+     * A compressed file is inflated once, by the worker that takes it from the inbox, into a plain
+     * copy that goes to sharded/ with it; the cut and both workers' shards read the copy, which is
+     * deleted as the file ends. Before, a sharing worker refused compressed files.
+     */
+    @Test
+    void aGzipFileIsInflatedOnceAndItsShardsSharedByTwoWorkers() throws Exception {
+        int count = 6000;
+        Path inbox = Files.createDirectories(dir.resolve("inbox-gz"));
+        Path plain = DatagenCommand.generate(dir.resolve("g.xml"), count, 9, 0.01);
+        Path gz = dir.resolve("g.xml.gz");
+        try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(gz))) {
+            Files.copy(plain, out);
+        }
+        WorkerHarness a = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "work.shards", "4", "work.partitions", "4");
+        WorkerHarness b = new WorkerHarness(TestBroker.bootstrapServers(), inbox);
+        b.settings.putAll(a.settings);
+        b.settings.put("worker.id", a.settings.get("worker.id") + "-b");
+        try (WorkerHarness.Running ra = a.start(); WorkerHarness.Running rb = b.start()) {
+            a.drop(gz, "g.xml.gz");
+            await("g.xml.gz done", WAIT, () -> Files.exists(a.done("g.xml.gz")));
+            // Its identity is its inflated content's: the same XML dropped plain is not published again.
+            a.drop(plain, "g.xml");
+            await("g.xml done", WAIT, () -> Files.exists(a.done("g.xml")));
+        }
+        assertExactlyOnce(a, count, 9, 0.01, 4);
+        assertThat(a.done("g.xml.gz")).hasSameBinaryContentAs(gz);
+        assertThat(WorkerHarness.report(a.done("g.xml.gz")).get("outcome").asText()).isEqualTo("completed");
+        assertThat(WorkerHarness.report(a.done("g.xml")).get("outcome").asText()).isEqualTo("already_ingested");
+        JsonNode started = a.status().stream().filter(e -> e.get("event").asText().equals("started")).findFirst()
+                .orElseThrow();
+        assertThat(started.get("fileId").asText()).isEqualTo(FileIdentity.sha256(plain));
+        assertThat(started.get("bytes").asLong()).as("the size dropped, as a worker alone gives it").isEqualTo(Files.size(gz));
+        assertThat(WorkerHarness.list(inbox.resolve("sharded"))).as("the copy deleted with its file").isEmpty();
+        try (Stream<Path> left = Files.walk(inbox.resolve("processing"))) {
+            assertThat(left.filter(Files::isRegularFile).toList()).as("nothing left in processing/").isEmpty();
+        }
+    }
+
+    /**
      * Every shard ended but nobody ended the file (the enders of the last two shards each missed
      * the other's commit, or the ender died): the next worker to look over sharded/ ends it, once.
      */
-    /** Cutting needs the plain file, and every worker of the group would need a copy of it: a sharing worker says so. */
-    @Test
-    void aGzipFileDroppedForSharingWorkersFailsNamingWorkShardsAndIsKept() throws Exception {
-        Path inbox = Files.createDirectories(dir.resolve("inbox-gz"));
-        Path gz = dir.resolve("g.xml.gz");
-        try (java.io.OutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(gz))) {
-            Files.copy(DatagenCommand.generate(dir.resolve("g.xml"), 100, 9, 0.0), out);
-        }
-        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "work.shards", "3");
-        try (WorkerHarness.Running w = h.start()) {
-            h.drop(gz, "g.xml.gz");
-            await("g.xml.gz in failed/", WAIT, () -> Files.exists(h.failed("g.xml.gz")));
-        }
-        assertThat(h.failed("g.xml.gz")).hasSameBinaryContentAs(gz);
-        JsonNode error = WorkerHarness.report(h.failed("g.xml.gz")).get("error");
-        assertThat(error.get("reason").asText()).isEqualTo("it is a gzip-compressed file, and compressed files are not cut "
-                + "into shards: drop it decompressed, or into the inbox of a worker with work.shards=0");
-        assertThat(error.get("setting").asText()).isEqualTo("work.shards");
-        assertThat(h.records()).isEmpty();
-    }
-
     @Test
     void aFileWhoseShardsAllEndedButWasNotEndedIsEndedByTheNextWorkerToLook() throws Exception {
         Path inbox = Files.createDirectories(dir.resolve("inbox"));

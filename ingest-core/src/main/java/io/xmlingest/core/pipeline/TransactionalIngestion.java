@@ -326,14 +326,20 @@ public final class TransactionalIngestion {
         /**
          * The file, or a compressed file's plain copy beside it ({@link CompressedInput#copyBeside}),
          * made once: a restart finds it whole and resumes in it; whoever moves the file on deletes it.
-         * Shards are never compressed: a file is cut only once it is plain. Null when asked to stop
+         * A shard reads the copy its file was cut in, made by the worker that took the file from the
+         * inbox: inflating it again here could race the other shards' workers. Null when asked to stop
          * while inflating.
          */
         private Path readable(BooleanSupplier stop) {
-            if (job.shard() != null || !CompressedInput.isCompressed(job.path(), job.name())) {
+            if (!CompressedInput.isCompressed(job.path(), job.name())) {
                 return job.path();
             }
             Path copy = CompressedInput.copyBeside(job.path(), job.fileId());
+            if (job.shard() != null && !Files.isRegularFile(copy)) {
+                throw new FileFailedException("its plain copy " + copy.getFileName() + ", which the file was cut in, "
+                        + "is not beside it any more (deleted by hand?); once the file has failed, drop it into the inbox "
+                        + "again: its failed shards resume in a new copy", ErrorLocation.ofFile(job.name()), null, null);
+            }
             if (!Files.isRegularFile(copy)) {
                 long t0 = System.nanoTime();
                 long inflated = CompressedInput.inflate(job.path(), job.name(), copy, decompressedMaxBytes, stop);

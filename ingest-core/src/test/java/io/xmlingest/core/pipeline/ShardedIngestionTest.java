@@ -15,6 +15,7 @@ import io.xmlingest.core.page.OutgoingRecord;
 import io.xmlingest.core.publish.Envelope;
 import io.xmlingest.core.publish.InMemoryTransactionalPublisher;
 import io.xmlingest.core.publish.TopicNames;
+import io.xmlingest.core.split.CompressedInput;
 import io.xmlingest.core.split.Shard;
 import io.xmlingest.core.split.StaxShardPlanner;
 import java.nio.charset.StandardCharsets;
@@ -178,6 +179,55 @@ class ShardedIngestionTest {
         String failed = new String(out.status().get(out.status().size() - 1).value(), StandardCharsets.UTF_8);
         assertThat(failed).contains("record index 200");
         assertThat(out.checkpoints().find(out.file().fileId()).orElseThrow().state()).isEqualTo(FileState.FAILED);
+    }
+
+    /**
+     * A compressed file's shards read the plain copy beside it that the cut read (inflated by the
+     * worker that took the file from the inbox); with the copy gone, a shard fails saying so, rather
+     * than inflate it again while the other shards' workers may be doing the same.
+     */
+    @Test
+    void aCompressedFilesShardsReadItsPlainCopyAndFailWithoutIt() throws Exception {
+        Path f = file(210, -1);
+        Path gz = dir.resolve("sharded.xml.gz");
+        try (java.io.OutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(gz))) {
+            Files.copy(f, out);
+        }
+        String fileId = FileIdentity.ofContent(gz, "sharded.xml.gz", Long.MAX_VALUE, () -> false);
+        assertThat(fileId).isEqualTo(FileIdentity.sha256(f));
+        Path copy = CompressedInput.copyBeside(gz, fileId);
+        IngestConfig config = config();
+        List<Shard> plan = new StaxShardPlanner(IngestionPipeline.model(config).elements(), IngestionPipeline.limits(config))
+                .plan(copy, "sharded.xml.gz", 3);
+        assertThat(plan).hasSize(3);
+        TransactionalIngestion ingestion = new TransactionalIngestion(config, IngestionPipeline.model(config), "w");
+        List<OutgoingRecord> records = new ArrayList<>();
+        for (Shard shard : plan.subList(0, 2)) {
+            WorkOrder order = new WorkOrder(gz.toUri().toString(), "sharded.xml.gz", fileId, Files.size(gz), shard);
+            InMemoryTransactionalPublisher p = new InMemoryTransactionalPublisher();
+            assertThat(ingestion.ingest(order.job(null), p, IngestListener.NONE, () -> false).ending())
+                    .isEqualTo(FileOutcome.Ending.COMPLETED);
+            records.addAll(p.records());
+        }
+        long end = plan.get(2).firstRecordIndex();
+        List<Long> expected = new ArrayList<>();
+        for (long i = 0; i < end; i++) {
+            if (i % 7 != 3) {
+                expected.add(i);
+            }
+        }
+        assertThat(records).extracting(OutgoingRecord::index).containsExactlyElementsOf(expected);
+
+        Files.delete(copy);
+        WorkOrder last = new WorkOrder(gz.toUri().toString(), "sharded.xml.gz", fileId, Files.size(gz), plan.get(2));
+        InMemoryTransactionalPublisher p = new InMemoryTransactionalPublisher();
+        FileOutcome out = ingestion.ingest(last.job(null), p, IngestListener.NONE, () -> false);
+        assertThat(out.ending()).isEqualTo(FileOutcome.Ending.FAILED);
+        assertThat(out.failure().getMessage()).startsWith("its plain copy " + copy.getFileName() + ", which the file "
+                + "was cut in, is not beside it any more");
+        assertThat(p.records()).isEmpty();
+        assertThat(copy).doesNotExist();
+        assertThat(events(p.envelopes("t.status"))).containsExactly("shard-failed");
     }
 
     /**
