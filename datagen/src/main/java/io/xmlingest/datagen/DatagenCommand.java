@@ -67,8 +67,9 @@ public final class DatagenCommand implements Callable<Integer> {
     long seed;
 
     @Option(names = "--invalid-rate", defaultValue = "0", paramLabel = "R",
-            description = "Fraction of records (0 to 1) written so that they do not bind: text in a number, an impossible "
-                    + "date, a missing or an unknown element, in turn; the file stays well-formed (default: ${DEFAULT-VALUE}).")
+            description = "About this fraction of the records (0 to 1) is written so that they do not bind, each with one "
+                    + "of: text in a number, an impossible date, a missing or an unknown element, chosen by a hash of "
+                    + "the seed and its index; the file stays well-formed (default: ${DEFAULT-VALUE}).")
     double invalidRate;
 
     @Option(names = "--progress", negatable = true, defaultValue = "true", fallbackValue = "true",

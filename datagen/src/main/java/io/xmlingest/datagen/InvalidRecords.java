@@ -10,7 +10,7 @@ public final class InvalidRecords {
     private InvalidRecords() {
     }
 
-    /** The kinds of fault, taken in turn. */
+    /** The kinds of fault, one chosen for each invalid record by the same hash. */
     public enum Fault {
         /** Text where a decimal belongs. */
         TEXT_IN_NUMBER,

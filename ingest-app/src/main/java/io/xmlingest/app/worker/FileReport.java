@@ -98,6 +98,9 @@ final class FileReport {
                     }
                     if (at.line() > 0) {
                         g.writeNumberField("line", at.line());
+                    }
+                    if (at.line() > 0 && at.column() > 0) {
+                        // As the failed event has it: a column the parser did not know is left out, not 0.
                         g.writeNumberField("column", at.column());
                     }
                     if (at.byteOffset() >= 0) {

@@ -63,9 +63,7 @@ class SharedWorkIT {
         Path file = DatagenCommand.generate(dir.resolve("persons.xml"), count, 5, 0.01);
         Path inbox = Files.createDirectories(dir.resolve("inbox"));
         WorkerHarness a = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "work.shards", "6", "work.partitions", "4");
-        WorkerHarness b = new WorkerHarness(TestBroker.bootstrapServers(), inbox);
-        b.settings.putAll(a.settings);
-        b.settings.put("worker.id", a.settings.get("worker.id") + "-b");
+        WorkerHarness b = secondOf(a);
         try (WorkerHarness.Running ra = a.start(); WorkerHarness.Running rb = b.start()) {
             a.drop(file, "persons.xml");
             await("persons.xml done", WAIT, () -> Files.exists(a.done("persons.xml")));
@@ -107,6 +105,14 @@ class SharedWorkIT {
         assertThat(checkpoints).anySatisfy(c -> assertThat(c.path("shard").asInt(-1)).isEqualTo(5));
     }
 
+    /** A second worker of {@code a}'s group: the same settings and inbox, an id of its own. */
+    private static WorkerHarness secondOf(WorkerHarness a) {
+        WorkerHarness b = new WorkerHarness(a.bootstrap, a.inbox);
+        b.settings.putAll(a.settings);
+        b.settings.put("worker.id", a.settings.get("worker.id") + "-b");
+        return b;
+    }
+
     private static void resendAndAwaitTaken(WorkerHarness h, ConsumerRecord<byte[], byte[]> order) throws Exception {
         long offset;
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers", h.bootstrap),
@@ -143,9 +149,7 @@ class SharedWorkIT {
             Files.copy(plain, out);
         }
         WorkerHarness a = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "work.shards", "4", "work.partitions", "4");
-        WorkerHarness b = new WorkerHarness(TestBroker.bootstrapServers(), inbox);
-        b.settings.putAll(a.settings);
-        b.settings.put("worker.id", a.settings.get("worker.id") + "-b");
+        WorkerHarness b = secondOf(a);
         try (WorkerHarness.Running ra = a.start(); WorkerHarness.Running rb = b.start()) {
             a.drop(gz, "g.xml.gz");
             await("g.xml.gz done", WAIT, () -> Files.exists(a.done("g.xml.gz")));

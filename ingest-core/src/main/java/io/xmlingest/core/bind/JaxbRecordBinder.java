@@ -53,7 +53,7 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
         this.type = type;
         this.context = context;
         this.schema = schema;
-        this.unmapped = dropUnmapped ? null : new UnmappedContent();
+        this.unmapped = dropUnmapped ? null : new UnmappedContent(type);
         this.unmarshaller = newUnmarshaller();
     }
 
@@ -115,18 +115,18 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
                 // The record's reader gives the file's own line after a resume; the exception's own location may not.
                 throw XmlFaults.notReadable(broken, where, record.getLocation());
             }
-            if (firstEvent == null && unmapped != null && unmapped.problem() != null) {
+            if (unmappedFirst()) {
                 // Found before JAXB gave up, and in the data's terms: an xsi:type JAXB then could not store, say.
                 throw unmappedContent(where, e);
             }
             throw rejected(e, where);
         }
+        if (unmappedFirst()) {
+            throw unmappedContent(where, null);
+        }
         if (firstEvent != null) {
             // JAXB recovered from an event it was told not to recover from: still a rejection.
             throw rejected(null, where);
-        }
-        if (unmapped != null && unmapped.problem() != null) {
-            throw unmappedContent(where, null);
         }
         String missing = RequiredValues.firstMissing(value);
         if (missing != null) {
@@ -134,6 +134,23 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
                     where, null);
         }
         return value;
+    }
+
+    /**
+     * Whether what JAXB would drop is what to report: found, and no later in the record than JAXB's
+     * own first complaint, which it often causes (an element marked nil that may not be is bound from
+     * "", which a strict parser then refuses, and the message would name a value the file never had).
+     */
+    private boolean unmappedFirst() {
+        if (unmapped == null || unmapped.problem() == null) {
+            return false;
+        }
+        ValidationEventLocator loc = firstEvent == null ? null : firstEvent.getLocator();
+        if (loc == null || loc.getLineNumber() <= 0) {
+            return true;
+        }
+        return unmapped.line() < loc.getLineNumber()
+                || (unmapped.line() == loc.getLineNumber() && unmapped.column() <= loc.getColumnNumber());
     }
 
     private RecordRejectedException unmappedContent(ErrorLocation where, Exception cause) {

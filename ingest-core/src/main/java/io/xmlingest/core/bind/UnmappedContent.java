@@ -92,15 +92,25 @@ final class UnmappedContent extends Unmarshaller.Listener {
     // A child marked xsi:nil="true": JAXB binds it as null and drops any content it has.
     private int nilDepth;
     private String nilElement;
-    // The class the child element at pendingDepth must bind to, which an xsi:type may name another of.
+    // The class the child element at pendingDepth must bind to, which an xsi:type may name another of, and the
+    // type that xsi:type names (resolved where it stands).
     private Class<?> pendingType;
     private int pendingDepth;
+    private QName pendingTypeName;
+    private String pendingTypeValue;
+    /** The class the record element binds to: an xsi:type on it must name a kind of it too. */
+    private final Class<?> recordType;
     // On the end tag of a nil element: JAXB, keeping a nil element's attributes, reads its value from "" here.
     private boolean atNilEnd;
 
     private String problem;
     private int line;
     private int column;
+
+    /** @param recordType the class record elements bind to, or null when an xsi:type on one is not checked */
+    UnmappedContent(Class<?> recordType) {
+        this.recordType = recordType == null ? null : checkedType(null, recordType);
+    }
 
     /** The reader JAXB should read the record from; {@code record} is at the record's start tag. */
     XMLStreamReader reset(XMLStreamReader record) {
@@ -112,7 +122,31 @@ final class UnmappedContent extends Unmarshaller.Listener {
         atNilEnd = false;
         pendingType = null;
         problem = null;
+        if (depth == 1) {
+            String nil = record.getAttributeValue(XMLConstants.W3C_XML_SCHEMA_INSTANCE_NS_URI, "nil");
+            if (nil != null && isTrue(nil)) {
+                // JAXB ignores the mark on the element it is asked to bind, and publishes whatever it holds.
+                found("the record element <" + record.getLocalName() + "> is nil (xsi:nil), and a record cannot be");
+            }
+            String type = record.getAttributeValue(XMLConstants.W3C_XML_SCHEMA_INSTANCE_NS_URI, "type");
+            if (type != null && recordType != null) {
+                expectType(recordType, type, record);
+            }
+        }
         return new Delegate(record);
+    }
+
+    /** The element at {@code depth} has xsi:type={@code value}: checked when JAXB says which class it made. */
+    private void expectType(Class<?> declared, String value, XMLStreamReader at) {
+        pendingType = declared;
+        pendingDepth = depth;
+        pendingTypeValue = value;
+        String v = value.strip();
+        int colon = v.indexOf(':');
+        String prefix = colon < 0 ? "" : v.substring(0, colon);
+        String ns = at.getNamespaceURI(prefix);
+        pendingTypeName = ns == null && !prefix.isEmpty() ? new QName("", v)
+                : new QName(ns == null ? "" : ns, v.substring(colon + 1));
     }
 
     /**
@@ -148,10 +182,19 @@ final class UnmappedContent extends Unmarshaller.Listener {
         if (pendingType != null && pendingDepth == depth && !pendingType.isInstance(target)) {
             // JAXB binds the type xsi:type names even when it is no kind of the declared one, and the message then
             // holds a value the model's JSON Schema has no room for.
-            found("element <" + reader.getLocalName() + "> has xsi:type=\""
-                    + reader.getAttributeValue(XMLConstants.W3C_XML_SCHEMA_INSTANCE_NS_URI, "type")
+            found("element <" + reader.getLocalName() + "> has xsi:type=\"" + pendingTypeValue
                     + "\", which is not a kind of its declared type " + xmlTypeName(pendingType));
             return;
+        }
+        if (pendingType != null && pendingDepth == depth) {
+            QName made = ElementNames.declaredTypeName(target.getClass());
+            if (made != null && !made.equals(pendingTypeName)) {
+                // JAXB passes over an xsi:type it does not know, or will not take, and binds the declared type: the
+                // file said the element is of another type than the message then tells.
+                found("element <" + reader.getLocalName() + "> has xsi:type=\"" + pendingTypeValue + "\", which names "
+                        + "no type the model knows as a kind of its declared type " + xmlTypeName(pendingType));
+                return;
+            }
         }
         Plan plan = PLANS.get(target.getClass());
         if (size == frames.length) {
@@ -169,8 +212,9 @@ final class UnmappedContent extends Unmarshaller.Listener {
         }
         if (!plan.anyAttribute()) {
             for (int i = 0, n = reader.getAttributeCount(); i < n; i++) {
-                if (!isMarkup(reader.getAttributeNamespace(i))
-                        && !plan.attributes().contains(reader.getAttributeLocalName(i))) {
+                String ns = reader.getAttributeNamespace(i);
+                // By namespace too: JAXB drops an attribute of a declared local name in another namespace.
+                if (!isMarkup(ns) && !plan.attributes().contains(attributeKey(ns, reader.getAttributeLocalName(i)))) {
                     found("attribute " + attributeName(i) + " of <" + reader.getLocalName() + "> is not in the model");
                     return;
                 }
@@ -276,8 +320,7 @@ final class UnmappedContent extends Unmarshaller.Listener {
                     nil = isTrue(getAttributeValue(i));
                 } else if ("type".equals(getAttributeLocalName(i)) && c.type() != null) {
                     // Checked when JAXB says which class it made (see beforeUnmarshal).
-                    pendingType = c.type();
-                    pendingDepth = depth;
+                    expectType(c.type(), getAttributeValue(i), this);
                 }
             }
             if (nil) {
@@ -327,6 +370,11 @@ final class UnmappedContent extends Unmarshaller.Listener {
         return ElementNames.attributeName(reader.getAttributeName(i));
     }
 
+    /** An attribute as the plan holds it: its local name alone when in no namespace, as most are. */
+    private static String attributeKey(String namespace, String localName) {
+        return namespace == null || namespace.isEmpty() ? localName : "{" + namespace + "}" + localName;
+    }
+
     /** xsi:type, xsi:nil and the schema location hints steer JAXB; they are not data. */
     private static boolean isMarkup(String namespace) {
         return XMLConstants.W3C_XML_SCHEMA_INSTANCE_NS_URI.equals(namespace);
@@ -350,7 +398,8 @@ final class UnmappedContent extends Unmarshaller.Listener {
         int once = 0;
         for (JaxbProperty p : JaxbProperties.of(type)) {
             switch (p.kind()) {
-                case ATTRIBUTE -> attributes.add(p.name());
+                case ATTRIBUTE -> attributes.add(attributeKey(
+                        ElementNames.attributeNamespace(p.field(), p.field().getDeclaringClass()), p.name()));
                 case OTHER_ATTRIBUTES -> anyAttribute = true;
                 case TEXT -> text = true;
                 case CHOICE -> {
@@ -393,7 +442,8 @@ final class UnmappedContent extends Unmarshaller.Listener {
      */
     private static Class<?> checkedType(Field f, Class<?> type) {
         if (type == null || plain(type) || type == Object.class || type == JAXBElement.class || type.isInterface()
-                || f.isAnnotationPresent(XmlJavaTypeAdapter.class) || type.isAnnotationPresent(XmlJavaTypeAdapter.class)
+                || (f != null && f.isAnnotationPresent(XmlJavaTypeAdapter.class))
+                || type.isAnnotationPresent(XmlJavaTypeAdapter.class)
                 || (type.getPackage() != null && (type.getPackage().isAnnotationPresent(XmlJavaTypeAdapter.class)
                         || type.getPackage().isAnnotationPresent(XmlJavaTypeAdapters.class)))) {
             return null;

@@ -221,7 +221,8 @@ public final class IngestSettings {
 
     public static final Setting<Long> XML_MAX_RECORD_SIZE = Setting.of("xml.max.record.size", SettingType.BYTES,
             16L * 1024 * 1024,
-            "Largest record accepted, in characters from its start tag, checked at each of its tags. A larger "
+            "Largest record accepted, in characters from the start of its start tag to the end of its end tag, "
+                    + "checked at each of its tags. A larger "
                     + "record is rejected (skipped without being held in memory) and the file goes on.",
             between(1024, 1L << 40));
 

@@ -2,6 +2,8 @@ package io.xmlingest.core.error;
 
 import io.xmlingest.core.config.IngestSettings;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.xml.stream.Location;
 import javax.xml.stream.XMLStreamException;
 
@@ -18,6 +20,9 @@ public final class XmlFaults {
         return notReadable(e, where, e.getLocation());
     }
 
+    private static final Pattern EXTERNAL_ENTITY =
+            Pattern.compile("reference to external entity \"([^\"]*)\", but stream reader has feature");
+
     /** As above, with the position taken from {@code loc} rather than from the exception. */
     public static FileFailedException notReadable(XMLStreamException e, ErrorLocation where, Location loc) {
         String reason = String.valueOf(e.getMessage());
@@ -28,6 +33,14 @@ public final class XmlFaults {
         reason = reason.strip();
         ErrorLocation located = loc == null || loc.getLineNumber() <= 0
                 ? where : where.withPosition(loc.getLineNumber(), loc.getColumnNumber(), -1);
+        Matcher external = EXTERNAL_ENTITY.matcher(reason);
+        if (external.find()) {
+            // Woodstox names its own switch; what the sender can act on is that such entities are never read.
+            return new FileFailedException("XML is not readable: a reference to the external entity &" + external.group(1)
+                    + "; (a SYSTEM or PUBLIC entity of the DOCTYPE), and external entities are never read: "
+                    + "xml.doctype=internal expands only entities whose text the DOCTYPE holds", located,
+                    IngestSettings.XML_DOCTYPE.key(), e);
+        }
         return new FileFailedException("XML is not readable: " + reason, located, limitSetting(reason), e);
     }
 

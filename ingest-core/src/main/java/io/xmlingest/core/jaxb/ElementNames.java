@@ -2,6 +2,7 @@ package io.xmlingest.core.jaxb;
 
 import jakarta.xml.bind.JAXBElement;
 import jakarta.xml.bind.annotation.XmlAnyElement;
+import jakarta.xml.bind.annotation.XmlAttribute;
 import jakarta.xml.bind.annotation.XmlElement;
 import jakarta.xml.bind.annotation.XmlElementDecl;
 import jakarta.xml.bind.annotation.XmlElementRef;
@@ -505,10 +506,36 @@ public final class ElementNames {
         return defaultElementNamespace(owner);
     }
 
+    /**
+     * The namespace of the attribute a field of {@code owner} binds, as JAXB works it out: the
+     * annotation's, else the owner's namespace when its package qualifies attributes, else none.
+     */
+    public static String attributeNamespace(Field f, Class<?> owner) {
+        XmlAttribute a = f.getAnnotation(XmlAttribute.class);
+        if (a != null && !"##default".equals(a.namespace())) {
+            return a.namespace();
+        }
+        Package p = owner.getPackage();
+        XmlSchema schema = p == null ? null : p.getAnnotation(XmlSchema.class);
+        return schema != null && schema.attributeFormDefault() == XmlNsForm.QUALIFIED ? namespaceOf(owner) : "";
+    }
+
     private static String defaultElementNamespace(Class<?> owner) {
         Package p = owner.getPackage();
         XmlSchema schema = p == null ? null : p.getAnnotation(XmlSchema.class);
         return schema != null && schema.elementFormDefault() == XmlNsForm.QUALIFIED ? namespaceOf(owner) : "";
+    }
+
+    /**
+     * The XML type name a class declares with {@code @XmlType}: an empty local part for an anonymous
+     * type (which no xsi:type can name); null when the class leaves the name to JAXB's defaults.
+     */
+    public static QName declaredTypeName(Class<?> type) {
+        XmlType t = type.getAnnotation(XmlType.class);
+        if (t == null || "##default".equals(t.name())) {
+            return null;
+        }
+        return new QName(t.name().isEmpty() ? "" : namespaceOf(type), t.name());
     }
 
     /** The target namespace of a class's XML type, as JAXB works it out. */

@@ -105,6 +105,7 @@ final class RecordFragmentReader extends StreamReaderDelegate {
             case XMLStreamConstants.END_ELEMENT -> {
                 checkSize();
                 if (--depth == 0) {
+                    checkWholeSize();
                     atEndTag = true;
                 }
             }
@@ -124,6 +125,15 @@ final class RecordFragmentReader extends StreamReaderDelegate {
         // Woodstox's long offsets: StAX's int offsets overflow past 2 GB, and such files are our business.
         long offset = file.getLocationInfo().getStartingCharOffset();
         if (startChar >= 0 && offset >= 0 && offset - startChar > maxChars) {
+            throw new OversizedRecordException("record larger than " + maxChars + " characters", getLocation(),
+                    IngestSettings.XML_MAX_RECORD_SIZE.key());
+        }
+    }
+
+    /** The record's last tag, whose start the check above measures to: the whole record, end tag included. */
+    private void checkWholeSize() throws XMLStreamException {
+        long end = file.getLocationInfo().getEndingCharOffset();
+        if (startChar >= 0 && end >= 0 && end - startChar > maxChars) {
             throw new OversizedRecordException("record larger than " + maxChars + " characters", getLocation(),
                     IngestSettings.XML_MAX_RECORD_SIZE.key());
         }

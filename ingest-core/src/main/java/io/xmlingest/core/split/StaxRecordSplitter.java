@@ -615,7 +615,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
             if (t instanceof InvalidEncodingException bad) {
                 int[] lineColumn = lineAndColumn(bad.byteOffset());
                 return new FileFailedException(bad.getMessage(), ErrorLocation.ofFile(fileName)
-                        .withRecordIndex(inRecord ? index : -1)
+                        .withRecordIndex(faultIndex())
                         .withPosition(lineColumn[0], lineColumn[1], bad.byteOffset()), null, bad);
             }
         }
@@ -700,8 +700,16 @@ public final class StaxRecordSplitter implements RecordSplitter {
         }
     }
 
+    /**
+     * The record a fault is in: the current one, or between records the next (a fault in its start
+     * tag is found before the splitter knows it is one); none before the first record.
+     */
+    private long faultIndex() {
+        return inRecord ? index : index >= 0 ? index + 1 : -1;
+    }
+
     private ErrorLocation location(Location where) {
-        ErrorLocation base = ErrorLocation.ofFile(fileName).withRecordIndex(inRecord ? index : -1);
+        ErrorLocation base = ErrorLocation.ofFile(fileName).withRecordIndex(faultIndex());
         if (where != null) {
             base = base.withPosition(where.getLineNumber(), where.getColumnNumber(), -1);
         }

@@ -136,6 +136,39 @@ class UnmappedContentTest {
         assertThat(out.get(4)).isEqualTo(GOOD_JSON);
     }
 
+    /**
+     * The record element's own xsi:nil and xsi:type, an xsi:type JAXB does not know, and an attribute
+     * of a declared local name in another namespace: each was published without a word (JAXB ignores
+     * the first three and drops the last), though the file said something the message then did not.
+     */
+    @Test
+    void markupOnTheRecordElementUnknownTypesAndAttributesOfAnotherNamespaceRejectTheRecord() throws Exception {
+        List<String> out = bindAll(false,
+                person("1", GOOD_BODY).replace("id=\"1\"", "id=\"1\" xsi:nil=\"true\""),
+                person("1", GOOD_BODY).replace("id=\"1\"", "id=\"1\" xsi:type=\"Bogus\""),
+                person("1", GOOD_BODY).replace("id=\"1\"", "id=\"1\" xsi:type=\"Address\""),
+                person("1", GOOD_BODY.replace("<address>", "<address xsi:type=\"Bogus\">")),
+                person("1", GOOD_BODY).replace("id=\"1\"", "id=\"1\" o:id=\"9\""),
+                person("1", GOOD_BODY.replace("<address>", "<address xsi:type=\"Address\">")),
+                person("1", GOOD_BODY).replace("id=\"1\"", "id=\"1\" xsi:nil=\"false\" xsi:type=\"Person\""),
+                person("1", GOOD_BODY.replace("<birthDate>1980-02-29</birthDate>", "<birthDate xsi:nil=\"true\"/>")));
+
+        assertThat(out.subList(0, 5)).allSatisfy(m -> assertThat(m).startsWith("record does not bind: ")
+                .contains("[file p.xml, record index "));
+        assertThat(out.get(0)).contains("the record element <person> is nil (xsi:nil), and a record cannot be")
+                .endsWith("(setting: record.unmapped.content)");
+        assertThat(out.get(1)).contains("element <person> has xsi:type=\"Bogus\", which names no type the model "
+                + "knows as a kind of its declared type Person");
+        assertThat(out.get(2)).contains("element <person> has xsi:type=\"Address\"");
+        assertThat(out.get(3)).contains("Bogus");
+        assertThat(out.get(4)).contains("attribute {urn:other}id of <person> is not in the model");
+        assertThat(out.get(5)).isEqualTo(GOOD_JSON);
+        assertThat(out.get(6)).isEqualTo(GOOD_JSON);
+        // Said as the cause, not as JAXB's refusal of the "" it then bound, a value the file never had.
+        assertThat(out.get(7)).contains("element <birthDate> is nil (xsi:nil), and the model does not let it be")
+                .endsWith("(setting: record.unmapped.content)");
+    }
+
     /** Binds records of one model, each given as a document of its own, with one binder as a binder thread does. */
     private static final class Documents<T> {
         private final JaxbRecordBinder<T> binder;

@@ -189,6 +189,31 @@ class CapturedRecordTest {
         assertThat(copied.get(5)).contains("\"id\":6");
     }
 
+    /**
+     * The size is measured to the end of the record's end tag: checked only at each tag's start, a
+     * record larger than the limit by less than its end tag was let through.
+     */
+    @Test
+    void theSizeLimitCountsTheRecordsEndTag() throws Exception {
+        String head = "<item id=\"2\"><name>";
+        String tail = "</name></item>";
+        // The end tag </item> starts at character 1000 - 1 and ends at 1006: over the limit by its last 6 characters.
+        String over = head + "x".repeat(999 - head.length() - "</name>".length()) + tail;
+        String fits = head + "x".repeat(1000 - head.length() - tail.length()) + tail;
+        assertThat(over).hasSize(1006);
+        assertThat(fits).hasSize(1000);
+        Path f = write("edge.xml", "<root xmlns=\"urn:t\">" + over + fits.replace("id=\"2\"", "id=\"3\"") + "</root>");
+        XmlLimits small = new XmlLimits(500, 500, 65536, 1 << 20, DoctypePolicy.IGNORE, 100, 4, 1000);
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, ITEM, small)) {
+            assertThat(s.next()).isTrue();
+            assertThatThrownBy(s::capture).isInstanceOfSatisfying(RecordRejectedException.class,
+                    e -> assertThat(e.getMessage()).contains("record index 0", "record larger than 1000 characters"));
+            assertThat(s.next()).isTrue();
+            assertThat(s.capture().reader().getAttributeValue(null, "id")).isEqualTo("3");
+            assertThat(s.next()).isFalse();
+        }
+    }
+
     @Test
     void aRecordOverTheSizeLimitIsRejectedAsItIsCopiedAndTheNextIsRead() throws Exception {
         String big = "<item id=\"2\"><name>" + "x".repeat(5000) + "</name><name>y</name></item>";

@@ -306,6 +306,28 @@ class StaxRecordSplitterTest {
         }
     }
 
+    /**
+     * A fault in a record's start tag is found before the splitter knows a record starts there: it
+     * is blamed on the next record, as the failed event's nextRecordIndex is, rather than on none.
+     */
+    @Test
+    void aFaultInARecordsStartTagNamesThatRecord() {
+        String xml = "<root xmlns='urn:test'>\n<item>a</item>\n<item id='1' id='2'>b</item>\n</root>";
+        try (var s = splitter(xml, ITEM)) {
+            assertThat(s.next()).isTrue();
+            assertThatThrownBy(s::next).isInstanceOfSatisfying(FileFailedException.class,
+                    e -> assertThat(e.location()).get().satisfies(l -> {
+                        assertThat(l.recordIndex()).isEqualTo(1);
+                        assertThat(l.line()).isEqualTo(3);
+                    }));
+        }
+        // Before the first record there is none to name.
+        try (var s = splitter("<root xmlns='urn:test' a='1' a='2'><item>a</item></root>", ITEM)) {
+            assertThatThrownBy(s::next).isInstanceOfSatisfying(FileFailedException.class,
+                    e -> assertThat(e.location()).get().satisfies(l -> assertThat(l.recordIndex()).isEqualTo(-1)));
+        }
+    }
+
     @Test
     void aTruncatedFileFails() {
         String xml = "<root xmlns='urn:test'><item>a</item><item>b";
