@@ -202,6 +202,7 @@ final class Inbox {
             Files.createLink(target, claimed);
             Files.delete(claimed);
             Files.deleteIfExists(sidecar(claimed));
+            Files.deleteIfExists(contentMarker(claimed));
             Files.deleteIfExists(crashSidecar(claimed));
             return Optional.of(target);
         } catch (NoSuchFileException | FileAlreadyExistsException e) {
@@ -448,6 +449,7 @@ final class Inbox {
             CompressedInput.deleteCopies(claimed);
             Files.move(claimed, target, StandardCopyOption.ATOMIC_MOVE);
             Files.deleteIfExists(sidecar(claimed));
+            Files.deleteIfExists(contentMarker(claimed));
             Files.deleteIfExists(crashSidecar(claimed));
             Files.deleteIfExists(legacyMarker(claimed));
             if (folder.equals(done)) {
@@ -478,6 +480,70 @@ final class Inbox {
         } catch (IOException e) {
             LOG.warn("cannot delete {}: {}", report, e.toString());
         }
+    }
+
+    /**
+     * Marks a claimed file with its content's id, for the other workers of this inbox to see, before
+     * anything of it is published: see {@link #heldBefore}. Written whole or not at all.
+     */
+    void markContent(Path claimed, String fileId) {
+        Path marker = contentMarker(claimed);
+        if (fileId.equals(markedContent(claimed))) {
+            return; // marked when first taken: a mark made again would come after the other copies' and wait for them
+        }
+        try {
+            writeWhole(marker, claimed.resolveSibling(fit("." + claimed.getFileName(), ".content.tmp")), fileId);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + marker, e);
+        }
+    }
+
+    /**
+     * Another worker's claimed file of the same content that was marked before this one (or at the
+     * same time, by a worker whose id sorts first), if any. Each worker marks its file before it looks,
+     * so of two copies claimed at once, whichever way their marks and looks interleave, exactly one
+     * is found to come first; its worker ingests it while the other waits. A copy whose worker is gone
+     * for good is waited for until someone moves it on.
+     */
+    Optional<Path> heldBefore(Path claimed, String fileId) {
+        FileTime mine = markedAt(claimed);
+        String me = processing.getFileName().toString();
+        for (Path owner : processingFolders()) {
+            if (owner.equals(processing)) {
+                continue;
+            }
+            for (Path theirs : list(owner, false)) {
+                FileTime at = markedAt(theirs);
+                if (at == null || mine == null || !fileId.equals(markedContent(theirs))) {
+                    continue;
+                }
+                int order = at.compareTo(mine);
+                if (order < 0 || (order == 0 && owner.getFileName().toString().compareTo(me) < 0)) {
+                    return Optional.of(theirs);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static FileTime markedAt(Path claimed) {
+        try {
+            return Files.getLastModifiedTime(contentMarker(claimed));
+        } catch (IOException e) {
+            return null; // not marked, or moved on meanwhile
+        }
+    }
+
+    private static String markedContent(Path claimed) {
+        try {
+            return Files.readString(contentMarker(claimed), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static Path contentMarker(Path claimed) {
+        return claimed.resolveSibling(fit("." + claimed.getFileName(), ".content"));
     }
 
     private static Path sidecar(Path claimed) {

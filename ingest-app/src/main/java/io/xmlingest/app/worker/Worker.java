@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.HashMap;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -81,6 +82,8 @@ public final class Worker implements Runnable {
      * FileCrashes). Null between files. Only the worker's thread uses them.
      */
     private Path inHand;
+    /** Claimed files whose content another worker took first, with that worker's copy: taken up once it is gone. */
+    private final Map<Path, Path> waiting = new HashMap<>();
     private String inHandId = "";
     private long inHandAt = -1;
     private volatile KafkaSession session;
@@ -245,7 +248,8 @@ public final class Worker implements Runnable {
                         lastAnswer = System.nanoTime();
                         session.checkpoints().onProgress(kafkaWait::progress);
                     }
-                    Optional<Path> next = inbox.unfinished().stream().findFirst().or(inbox::claimNext);
+                    Optional<Path> next = inbox.unfinished().stream().filter(this::notWaiting).findFirst()
+                            .or(inbox::claimNext);
                     if (next.isEmpty()) {
                         forgetOldFiles();
                         pingWhileIdle();
@@ -422,6 +426,12 @@ public final class Worker implements Runnable {
         return null;
     }
 
+    /** False for a claimed file waiting for another worker's copy of its content (see {@link #waiting}). */
+    private boolean notWaiting(Path claimed) {
+        Path first = waiting.get(claimed);
+        return first == null || !Files.exists(first);
+    }
+
     private void process(Path claimed) {
         String name = claimed.getFileName().toString();
         long size = Inbox.size(claimed);
@@ -452,6 +462,19 @@ public final class Worker implements Runnable {
         long identified = System.nanoTime();
         metrics.identified(identified - t0);
         startup.took("identify", t0, identified);
+        // Two workers on one inbox, each with a copy of one content: each would take the checkpoint (none yet, or
+        // the other's in progress) for its own and publish the content again.
+        inbox.markContent(claimed, fileId);
+        Optional<Path> first = inbox.heldBefore(claimed, fileId);
+        if (first.isPresent()) {
+            if (waiting.put(claimed, first.get()) == null) {
+                LOG.info("{} has the content of {} (file id {}), which worker {} took first: it waits, publishing "
+                        + "nothing, until that one has left {}", name, first.get().getFileName(), fileId,
+                        first.get().getParent().getFileName(), first.get().getParent());
+            }
+            return;
+        }
+        waiting.remove(claimed);
         if (recorded.isPresent() && !recorded.get().sha256().equals(fileId)) {
             String was = recorded.get().sha256();
             Checkpoint old = session.checkpoints().find(was).orElse(null);

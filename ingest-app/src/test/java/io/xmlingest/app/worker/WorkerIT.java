@@ -167,6 +167,48 @@ class WorkerIT {
      * file's checkpoint is deleted on the topic (so a worker started afresh does not know it either)
      * and the same content is ingested as a new file.
      */
+    /**
+     * Two workers on one inbox, each with a copy of one content: the one whose copy was marked second
+     * waits, publishing nothing, until the other copy has left processing/, and then finds the content
+     * ingested. Before, each took the checkpoint (none yet, or the other's in progress) for its own,
+     * and the content was published twice.
+     */
+    @Test
+    void twoWorkersEachWithACopyOfOneContentPublishItOnce() throws Exception {
+        WorkerHarness a = new WorkerHarness(TestBroker.bootstrapServers(), inbox);
+        WorkerHarness b = new WorkerHarness(TestBroker.bootstrapServers(), inbox);
+        b.settings.putAll(a.settings);
+        b.settings.put("worker.id", a.settings.get("worker.id") + "-b");
+        // Worker a's claim, marked as a worker marks what it takes, as if a had stopped before publishing anything.
+        Path first = Files.createDirectories(inbox.resolve("processing").resolve(a.settings.get("worker.id")))
+                .resolve("one.xml");
+        Files.copy(persons, first);
+        new Inbox(inbox, a.settings.get("worker.id"), 0, java.time.Clock.systemUTC())
+                .markContent(first, FileIdentity.sha256(persons));
+        Logger log = (Logger) LoggerFactory.getLogger(Worker.class);
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        log.addAppender(lines);
+        try (WorkerHarness.Running rb = b.start()) {
+            b.drop(persons, "two.xml");
+            await("two.xml waiting for one.xml", WAIT, () -> lines.list.stream().anyMatch(e -> e.getFormattedMessage()
+                    .startsWith("two.xml has the content of one.xml (file id " + FileIdentity.sha256(persons)
+                            + "), which worker " + a.settings.get("worker.id") + " took first: it waits")));
+            assertThat(inbox.resolve("processing").resolve(b.settings.get("worker.id")).resolve("two.xml")).exists();
+            assertThat(a.records()).as("nothing published while it waits").isEmpty();
+            try (WorkerHarness.Running ra = a.start()) {
+                await("one.xml done", WAIT, () -> Files.exists(a.done("one.xml")));
+                await("two.xml done", WAIT, () -> Files.exists(b.done("two.xml")));
+            }
+        } finally {
+            log.detachAppender(lines);
+        }
+        assertThat(indexes(a.records())).hasSize((int) (3000 - invalidCount(3000)));
+        assertThat(report(a.done("one.xml")).get("outcome").asText()).isEqualTo("completed");
+        assertThat(report(b.done("two.xml")).get("outcome").asText()).isEqualTo("already_ingested");
+        assertThat(a.status()).extracting(e -> e.get("event").asText()).containsExactly("started", "completed");
+    }
+
     @Test
     void aCompletedFileIsForgottenAfterTheRetentionAndItsContentIsThenNew() throws Exception {
         WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "worker.completed.retention.ms", "3600000");
