@@ -439,6 +439,8 @@ final class Inbox {
         }
         Path target = folder.resolve(fit(name, again));
         try {
+            // Deleted by hand while the file was ingested: made again rather than stop the worker on a finished file.
+            Files.createDirectories(folder);
             // Cut from the file's own name, so a long one's report keeps the time stamp and mark its file has.
             Path report = folder.resolve(fit(name, again + ".report.json"));
             // Two workers of a group may move the same ended file at once: their reports must not mix.
@@ -447,7 +449,7 @@ final class Inbox {
             Files.move(tmp, report, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             // Before the move: a crash between the two leaves a file that inflates again, not a copy of nothing.
             CompressedInput.deleteCopies(claimed);
-            Files.move(claimed, target, StandardCopyOption.ATOMIC_MOVE);
+            moveInto(claimed, target);
             Files.deleteIfExists(sidecar(claimed));
             Files.deleteIfExists(contentMarker(claimed));
             Files.deleteIfExists(crashSidecar(claimed));
@@ -458,6 +460,27 @@ final class Inbox {
             return target;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot move " + claimed + " to " + folder, e);
+        }
+    }
+
+    /**
+     * Moves a finished file into done/ or failed/. Those may be links to another file system (a
+     * larger or archived mount), where a rename cannot go: the file is then copied whole under a
+     * hidden name there, renamed, and deleted here. A crash before the delete leaves it here, and the
+     * move is done again.
+     */
+    private static void moveInto(Path claimed, Path target) throws IOException {
+        try {
+            Files.move(claimed, target, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Path tmp = target.resolveSibling(fit("." + target.getFileName(), "." + UUID.randomUUID() + ".moving"));
+            try {
+                Files.copy(claimed, tmp);
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
+            Files.delete(claimed);
         }
     }
 

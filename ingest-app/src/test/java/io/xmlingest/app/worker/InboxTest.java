@@ -240,4 +240,43 @@ class InboxTest {
         Path done = mine.toDone(shared, "abc123", "{}");
         assertThat(done.getFileName().toString()).isEqualTo("left.xml");
     }
+
+    /** done/ deleted while a file was ingested: made again, where the finished file's move stopped the worker. */
+    @Test
+    void aFolderDeletedMeanwhileIsMadeAgain() throws Exception {
+        Inbox inbox = inbox();
+        Path claimed = claimed(inbox, "a.xml");
+        Files.delete(dir.resolve("done"));
+        assertThat(inbox.toDone(claimed, SHA, "{}")).hasContent("<persons/>");
+        assertThat(claimed).doesNotExist();
+    }
+
+    /**
+     * done/ a link to another file system, where no rename goes: the file is copied whole, renamed
+     * there and deleted here. Before, the finished file stopped the worker at every start.
+     */
+    @Test
+    void aFinishedFileMovesToAFolderOnAnotherFileSystem() throws Exception {
+        Path elsewhere = Files.createTempDirectory(Path.of("/dev/shm"), "xmlingest-done");
+        try {
+            assertThat(Files.getFileStore(elsewhere)).as("/dev/shm is another file system")
+                    .isNotEqualTo(Files.getFileStore(dir));
+            Inbox inbox = inbox();
+            Path claimed = claimed(inbox, "a.xml");
+            Files.delete(dir.resolve("done"));
+            Files.createSymbolicLink(dir.resolve("done"), elsewhere);
+            Path done = inbox.toDone(claimed, SHA, "{\"outcome\":\"completed\"}");
+            assertThat(elsewhere.resolve("a.xml")).hasContent("<persons/>");
+            assertThat(done.getFileName().toString()).isEqualTo("a.xml");
+            assertThat(claimed).doesNotExist();
+            assertThat(names(elsewhere)).containsExactly("a.xml", "a.xml.report.json");
+        } finally {
+            try (Stream<Path> left = Files.list(elsewhere)) {
+                for (Path p : left.toList()) {
+                    Files.delete(p);
+                }
+            }
+            Files.delete(elsewhere);
+        }
+    }
 }
