@@ -140,6 +140,7 @@ public final class IngestionPipeline {
             }
             run.pages.finish().ifPresent(run::submit);
             run.drain(0);
+            PassedOver.warn(name, recordElement, splitter.passedOver());
         } catch (IngestException e) {
             run.drainQuietly();
             throw e;

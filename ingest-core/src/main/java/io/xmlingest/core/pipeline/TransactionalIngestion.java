@@ -275,6 +275,7 @@ public final class TransactionalIngestion {
                 }
                 if (splitter != null) {
                     splitter.close();
+                    PassedOver.warn(job.name(), recordElement, splitter.passedOver());
                 }
             }
         }

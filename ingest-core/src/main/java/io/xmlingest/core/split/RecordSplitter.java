@@ -1,6 +1,7 @@
 package io.xmlingest.core.split;
 
 import java.io.Closeable;
+import java.util.Map;
 import javax.xml.stream.XMLStreamReader;
 
 /**
@@ -28,6 +29,17 @@ public interface RecordSplitter extends Closeable {
      */
     default ResumePoint resumePoint() {
         return null;
+    }
+
+    /**
+     * The elements read so far beside the records (children of a record's parent, after the first
+     * record) that are no record element, by name ({namespace}local), with how many of each; at most
+     * 20 names, the rest counted under "others". A misspelt or wrongly qualified record is among
+     * them: it is not a record, so nothing else would say it was passed over. Safe to ask from
+     * another thread once reading has ended.
+     */
+    default Map<String, Long> passedOver() {
+        return Map.of();
     }
 
     /**

@@ -25,7 +25,9 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.xml.namespace.QName;
 import javax.xml.stream.Location;
 import javax.xml.stream.XMLStreamConstants;
@@ -67,6 +69,9 @@ public final class StaxRecordSplitter implements RecordSplitter {
     private final List<String[]> openDeclarations = new ArrayList<>();
     private static final String[] NO_DECLARATIONS = {};
     private static final int MAX_SIBLING_NAMES = 1000;
+    private static final int MAX_PASSED_OVER_NAMES = 20;
+    /** See {@link #passedOver()}; written by the reading thread, read by another once it has ended. */
+    private final Map<String, Long> passedOver = new ConcurrentHashMap<>();
 
     private String openElements;
     private OuterNamespaces outerNamespaces;
@@ -307,6 +312,9 @@ public final class StaxRecordSplitter implements RecordSplitter {
                             startRecord();
                             return true;
                         }
+                        if (index >= 0 && cursor.getDepth() == recordDepth) {
+                            notePassedOver();
+                        }
                         if (index < 0 && nearMiss == null && recordElements.hasLocalName(cursor.getLocalName())) {
                             nearMiss = cursor.getName().toString();
                             nearMissLine = cursor.getLocation().getLineNumber();
@@ -377,6 +385,17 @@ public final class StaxRecordSplitter implements RecordSplitter {
     }
 
     /** Notes the element at the cursor as a child of its parent; the first whose name a sibling before it had is kept. */
+    private void notePassedOver() {
+        String name = cursor.getName().toString();
+        passedOver.merge(passedOver.containsKey(name) || passedOver.size() < MAX_PASSED_OVER_NAMES ? name : "others",
+                1L, Long::sum);
+    }
+
+    @Override
+    public Map<String, Long> passedOver() {
+        return Map.copyOf(passedOver);
+    }
+
     private void noteSibling() {
         int depth = cursor.getDepth();
         while (childNames.size() <= depth + 1) {

@@ -328,6 +328,21 @@ class StaxRecordSplitterTest {
         }
     }
 
+    /**
+     * A misspelt or wrongly qualified record is no record, and was passed over without a word: the
+     * elements beside the records that are none are counted by name (a header before the first
+     * record is not: only the records' siblings after one is known).
+     */
+    @Test
+    void elementsBesideTheRecordsThatAreNoneAreCountedByName() {
+        String xml = "<root xmlns='urn:test'><header/><item>a</item><itme>b</itme><o:item xmlns:o='urn:o'>c</o:item>"
+                + "<item>d<inner/></item><itme/><trailer/></root>";
+        try (var s = splitter(xml, ITEM)) {
+            skipAll(s);
+            assertThat(s.passedOver()).isEqualTo(Map.of("{urn:test}itme", 2L, "{urn:o}item", 1L, "{urn:test}trailer", 1L));
+        }
+    }
+
     @Test
     void aTruncatedFileFails() {
         String xml = "<root xmlns='urn:test'><item>a</item><item>b";

@@ -1,0 +1,33 @@
+package io.xmlingest.core.pipeline;
+
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.split.RecordElements;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Says which elements beside a file's records were passed over. A record whose element is
+ * misspelt, or in another namespace, is no record: without this, it left the file without a word,
+ * and a completed file counted fewer records than its sender sent.
+ */
+final class PassedOver {
+    private static final Logger LOG = LoggerFactory.getLogger(PassedOver.class);
+
+    private PassedOver() {
+    }
+
+    /** Logs a warning when {@code passed} (see {@link io.xmlingest.core.split.RecordSplitter#passedOver}) has any. */
+    static void warn(String file, RecordElements records, Map<String, Long> passed) {
+        if (passed.isEmpty()) {
+            return;
+        }
+        long count = passed.values().stream().mapToLong(Long::longValue).sum();
+        String names = passed.entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .map(e -> e.getKey() + " (" + e.getValue() + ")").collect(Collectors.joining(", "));
+        LOG.warn("{}: {} element{} beside its records {} passed over in this run, not being {}: {}; a record with a "
+                        + "misspelt or wrongly qualified name is one of them (setting: {})", file, count,
+                count == 1 ? "" : "s", count == 1 ? "was" : "were", records, names, IngestSettings.RECORD_ELEMENT.key());
+    }
+}
