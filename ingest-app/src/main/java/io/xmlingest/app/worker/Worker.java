@@ -416,8 +416,12 @@ public final class Worker implements Runnable {
         String second = "is a second worker running with worker.id=" + workerId + "? Each worker needs its own";
         if (Causes.find(e, t -> t instanceof ProducerFencedException || t instanceof InvalidProducerEpochException)
                 != null) {
+            // Kafka also bumps the epoch of a transaction it aborts for outliving its timeout, as after a broker was
+            // away longer than that: the same exception, with no second worker anywhere.
             return "fenced by another producer with this worker's transactional id: " + second
-                    + " (or this worker's previous run is still alive)";
+                    + " (or this worker's previous run is still alive). Or Kafka aborted the open transaction for "
+                    + "outliving " + IngestSettings.TRANSACTION_TIMEOUT_MS.key() + ", as after a broker away longer "
+                    + "than that";
         }
         if (Causes.find(e, InvalidTxnStateException.class::isInstance) != null) {
             return "Kafka aborted this worker's transaction: another producer took its transactional id (" + second
