@@ -202,7 +202,6 @@ final class Inbox {
             Files.createLink(target, claimed);
             Files.delete(claimed);
             Files.deleteIfExists(sidecar(claimed));
-            Files.deleteIfExists(contentMarker(claimed));
             Files.deleteIfExists(crashSidecar(claimed));
             return Optional.of(target);
         } catch (NoSuchFileException | FileAlreadyExistsException e) {
@@ -449,9 +448,11 @@ final class Inbox {
             Files.move(tmp, report, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             // Before the move: a crash between the two leaves a file that inflates again, not a copy of nothing.
             CompressedInput.deleteCopies(claimed);
+            // Before the move, and after the file's end was committed: a copy waiting for this content then finds it
+            // ended. A crash between the two leaves the file here, and its next run holds the content again.
+            releaseContent(claimed, fileId);
             moveInto(claimed, target);
             Files.deleteIfExists(sidecar(claimed));
-            Files.deleteIfExists(contentMarker(claimed));
             Files.deleteIfExists(crashSidecar(claimed));
             Files.deleteIfExists(legacyMarker(claimed));
             if (folder.equals(done)) {
@@ -506,67 +507,68 @@ final class Inbox {
     }
 
     /**
-     * Marks a claimed file with its content's id, for the other workers of this inbox to see, before
-     * anything of it is published: see {@link #heldBefore}. Written whole or not at all.
+     * Takes hold of a content for a claimed file, before anything of it is published: a hold is a
+     * file in {@code processing/} named by the content's id that names the claim holding it, made
+     * by a hard link, which fails when the name exists, so of two workers with copies of one content
+     * exactly one holds it. Empty when this claim holds it (now, or since before a restart); else
+     * the other claim that does, which the caller waits for. A hold whose claim is gone (moved on
+     * by hand) is let go.
      */
-    void markContent(Path claimed, String fileId) {
-        Path marker = contentMarker(claimed);
-        if (fileId.equals(markedContent(claimed))) {
-            return; // marked when first taken: a mark made again would come after the other copies' and wait for them
-        }
-        try {
-            writeWhole(marker, claimed.resolveSibling(fit("." + claimed.getFileName(), ".content.tmp")), fileId);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + marker, e);
-        }
-    }
-
-    /**
-     * Another worker's claimed file of the same content that was marked before this one (or at the
-     * same time, by a worker whose id sorts first), if any. Each worker marks its file before it looks,
-     * so of two copies claimed at once, whichever way their marks and looks interleave, exactly one
-     * is found to come first; its worker ingests it while the other waits. A copy whose worker is gone
-     * for good is waited for until someone moves it on.
-     */
-    Optional<Path> heldBefore(Path claimed, String fileId) {
-        FileTime mine = markedAt(claimed);
-        String me = processing.getFileName().toString();
-        for (Path owner : processingFolders()) {
-            if (owner.equals(processing)) {
-                continue;
-            }
-            for (Path theirs : list(owner, false)) {
-                FileTime at = markedAt(theirs);
-                if (at == null || mine == null || !fileId.equals(markedContent(theirs))) {
-                    continue;
+    Optional<Path> holdContent(Path claimed, String fileId) {
+        String me = processing.getFileName() + "/" + claimed.getFileName();
+        Path hold = contentHold(fileId);
+        for (int attempt = 0; attempt < 3; attempt++) {
+            Path tmp = processing.getParent().resolve(".hold-" + UUID.randomUUID() + ".tmp");
+            try {
+                Files.writeString(tmp, me, StandardCharsets.UTF_8);
+                try {
+                    Files.createLink(hold, tmp);
+                    return Optional.empty();
+                } finally {
+                    Files.deleteIfExists(tmp);
                 }
-                int order = at.compareTo(mine);
-                if (order < 0 || (order == 0 && owner.getFileName().toString().compareTo(me) < 0)) {
-                    return Optional.of(theirs);
+            } catch (FileAlreadyExistsException e) {
+                Optional<Path> holder = holder(fileId);
+                if (holder.isEmpty()) {
+                    continue; // let go meanwhile
                 }
+                if (holder.get().equals(processing.getParent().resolve(me))) {
+                    return Optional.empty();
+                }
+                if (Files.exists(holder.get())) {
+                    return holder;
+                }
+                try {
+                    Files.deleteIfExists(hold);
+                } catch (IOException gone) {
+                    // another worker let it go first
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write " + hold, e);
             }
         }
-        return Optional.empty();
+        return holder(fileId).filter(h -> !h.equals(processing.getParent().resolve(me)) && Files.exists(h));
     }
 
-    private static FileTime markedAt(Path claimed) {
+    /** The claim that holds {@code fileId}'s content (see {@link #holdContent}), if any: another worker's, or this one's. */
+    Optional<Path> holder(String fileId) {
         try {
-            return Files.getLastModifiedTime(contentMarker(claimed));
+            String held = Files.readString(contentHold(fileId), StandardCharsets.UTF_8).strip();
+            return held.isEmpty() ? Optional.empty() : Optional.of(processing.getParent().resolve(held));
         } catch (IOException e) {
-            return null; // not marked, or moved on meanwhile
+            return Optional.empty();
         }
     }
 
-    private static String markedContent(Path claimed) {
-        try {
-            return Files.readString(contentMarker(claimed), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return null;
+    /** Lets go of the content {@code claimed} holds, if it holds one: as the claim leaves processing/. */
+    private void releaseContent(Path claimed, String fileId) throws IOException {
+        if (fileId != null && holder(fileId).filter(h -> h.equals(claimed)).isPresent()) {
+            Files.deleteIfExists(contentHold(fileId));
         }
     }
 
-    private static Path contentMarker(Path claimed) {
-        return claimed.resolveSibling(fit("." + claimed.getFileName(), ".content"));
+    private Path contentHold(String fileId) {
+        return processing.getParent().resolve(".content-" + fileId);
     }
 
     private static Path sidecar(Path claimed) {

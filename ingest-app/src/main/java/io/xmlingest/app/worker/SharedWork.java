@@ -29,6 +29,7 @@ import io.xmlingest.core.split.CompressedInput;
 import io.xmlingest.core.split.Shard;
 import io.xmlingest.core.split.ShardPlanner;
 import io.xmlingest.core.split.StaxShardPlanner;
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemNotFoundException;
@@ -44,6 +45,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.CommitFailedException;
@@ -268,7 +270,8 @@ final class SharedWork implements AutoCloseable {
         try {
             // A compressed file is inflated here, once, into a plain copy beside it that goes to sharded/ with it: the
             // cut and every shard read the copy.
-            fileId = FileIdentity.ofContent(claimed, claimed.getFileName().toString(), decompressedMaxBytes, stopping);
+            fileId = FileIdentity.ofContent(claimed, claimed.getFileName().toString(), decompressedMaxBytes,
+                    stillMine(claimed));
             if (fileId == null) {
                 return; // asked to stop while inflating: the claim is taken up again on the next start
             }
@@ -304,6 +307,27 @@ final class SharedWork implements AutoCloseable {
             failedCuts.add(shared.get()); // it waits in sharded/, for this worker's sweep once Kafka is back
             throw e;
         }
+    }
+
+    /**
+     * The stop question asked between buffers while a claimed file is inflated, which also tells the
+     * other workers the claim is alive: its ctime is renewed every minute, so a large file that
+     * inflates for longer than CLAIM_STALE_MILLIS is not taken over, its copy deleted, over and over.
+     */
+    private BooleanSupplier stillMine(Path claimed) {
+        long[] renewed = {System.nanoTime()};
+        return () -> {
+            if (System.nanoTime() - renewed[0] > TimeUnit.MINUTES.toNanos(1)) {
+                renewed[0] = System.nanoTime();
+                try {
+                    // The same modification time, set again: only the ctime, which a claim's age is read from, moves.
+                    Files.setLastModifiedTime(claimed, Files.getLastModifiedTime(claimed));
+                } catch (IOException e) {
+                    // taken over already, or gone: the inflation finds out as it renames its copy
+                }
+            }
+            return stopping.getAsBoolean();
+        };
     }
 
     private boolean failedInShards(String fileId) {

@@ -25,10 +25,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.HashMap;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -82,8 +82,8 @@ public final class Worker implements Runnable {
      * FileCrashes). Null between files. Only the worker's thread uses them.
      */
     private Path inHand;
-    /** Claimed files whose content another worker took first, with that worker's copy: taken up once it is gone. */
-    private final Map<Path, Path> waiting = new HashMap<>();
+    /** Claimed files whose content another worker holds, by their file id: taken up once it has let go. */
+    private final Map<Path, String> waiting = new HashMap<>();
     private String inHandId = "";
     private long inHandAt = -1;
     private volatile KafkaSession session;
@@ -432,8 +432,24 @@ public final class Worker implements Runnable {
 
     /** False for a claimed file waiting for another worker's copy of its content (see {@link #waiting}). */
     private boolean notWaiting(Path claimed) {
-        Path first = waiting.get(claimed);
-        return first == null || !Files.exists(first);
+        String fileId = waiting.get(claimed);
+        return fileId == null || inbox.holder(fileId).filter(h -> !h.equals(claimed) && Files.exists(h)).isEmpty();
+    }
+
+    /**
+     * Once the copy this one waited for has left processing/, its content's end is committed, but a
+     * commit is visible to other readers only once Kafka has written its markers, just after: read
+     * on until it shows, for a while (a copy taken away by hand ends nothing).
+     */
+    private void awaitEnded(String fileId) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            kafkaWait.call(KafkaWait.READING_CHECKPOINTS, session.checkpoints()::refresh);
+            if (session.checkpoints().find(fileId).map(Checkpoint::isFinished).orElse(false)) {
+                return;
+            }
+            pause(100);
+        }
     }
 
     private void process(Path claimed) {
@@ -468,17 +484,18 @@ public final class Worker implements Runnable {
         startup.took("identify", t0, identified);
         // Two workers on one inbox, each with a copy of one content: each would take the checkpoint (none yet, or
         // the other's in progress) for its own and publish the content again.
-        inbox.markContent(claimed, fileId);
-        Optional<Path> first = inbox.heldBefore(claimed, fileId);
+        Optional<Path> first = inbox.holdContent(claimed, fileId);
         if (first.isPresent()) {
-            if (waiting.put(claimed, first.get()) == null) {
+            if (waiting.put(claimed, fileId) == null) {
                 LOG.info("{} has the content of {} (file id {}), which worker {} took first: it waits, publishing "
                         + "nothing, until that one has left {}", name, first.get().getFileName(), fileId,
                         first.get().getParent().getFileName(), first.get().getParent());
             }
             return;
         }
-        waiting.remove(claimed);
+        if (waiting.remove(claimed) != null) {
+            awaitEnded(fileId);
+        }
         if (recorded.isPresent() && !recorded.get().sha256().equals(fileId)) {
             String was = recorded.get().sha256();
             Checkpoint old = session.checkpoints().find(was).orElse(null);

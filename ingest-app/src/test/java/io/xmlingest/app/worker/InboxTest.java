@@ -279,4 +279,33 @@ class InboxTest {
             Files.delete(elsewhere);
         }
     }
+
+    /**
+     * Of two workers with copies of one content, exactly one holds it: the hold is made by a link,
+     * which fails when it exists (before, marks compared by time could tie, and both went ahead). The
+     * holder holds it again after a restart; it lets go as its copy leaves processing/, and a hold
+     * whose copy was taken away by hand is let go by the next to ask.
+     */
+    @Test
+    void oneContentIsHeldByOneClaimAtATime() throws Exception {
+        Clock ahead = Clock.offset(Clock.systemUTC(), java.time.Duration.ofMinutes(1));
+        Inbox first = new Inbox(dir, "w1", 0, ahead);
+        Inbox second = new Inbox(dir, "w2", 0, ahead);
+        Path one = claimed(first, "one.xml");
+        Path two = claimed(second, "two.xml");
+        assertThat(first.holdContent(one, SHA)).isEmpty();
+        assertThat(second.holdContent(two, SHA)).contains(one);
+        assertThat(first.holdContent(one, SHA)).as("held again, as after a restart").isEmpty();
+        assertThat(second.holder(SHA)).contains(one);
+
+        first.toDone(one, SHA, "{}");
+        assertThat(second.holder(SHA)).isEmpty();
+        assertThat(second.holdContent(two, SHA)).isEmpty();
+
+        Path three = claimed(first, "three.xml");
+        assertThat(first.holdContent(three, SHA)).contains(two);
+        Files.delete(two); // taken away by hand: its hold is let go
+        assertThat(first.holdContent(three, SHA)).isEmpty();
+        assertThat(first.holder(SHA)).contains(three);
+    }
 }

@@ -163,15 +163,10 @@ class WorkerIT {
     }
 
     /**
-     * worker.completed.retention.ms: within it the same content is already ingested; after it the
-     * file's checkpoint is deleted on the topic (so a worker started afresh does not know it either)
-     * and the same content is ingested as a new file.
-     */
-    /**
-     * Two workers on one inbox, each with a copy of one content: the one whose copy was marked second
-     * waits, publishing nothing, until the other copy has left processing/, and then finds the content
-     * ingested. Before, each took the checkpoint (none yet, or the other's in progress) for its own,
-     * and the content was published twice.
+     * Two workers on one inbox, each with a copy of one content: the one that did not get hold of the
+     * content waits, publishing nothing, until the other copy has let go of it as it left processing/,
+     * and then finds the content ingested. Before, each took the checkpoint (none yet, or the other's
+     * in progress) for its own, and the content was published twice.
      */
     @Test
     void twoWorkersEachWithACopyOfOneContentPublishItOnce() throws Exception {
@@ -179,12 +174,13 @@ class WorkerIT {
         WorkerHarness b = new WorkerHarness(TestBroker.bootstrapServers(), inbox);
         b.settings.putAll(a.settings);
         b.settings.put("worker.id", a.settings.get("worker.id") + "-b");
-        // Worker a's claim, marked as a worker marks what it takes, as if a had stopped before publishing anything.
+        // Worker a's claim, holding its content as a worker holds what it takes, as if a had stopped before publishing
+        // anything.
         Path first = Files.createDirectories(inbox.resolve("processing").resolve(a.settings.get("worker.id")))
                 .resolve("one.xml");
         Files.copy(persons, first);
-        new Inbox(inbox, a.settings.get("worker.id"), 0, java.time.Clock.systemUTC())
-                .markContent(first, FileIdentity.sha256(persons));
+        assertThat(new Inbox(inbox, a.settings.get("worker.id"), 0, java.time.Clock.systemUTC())
+                .holdContent(first, FileIdentity.sha256(persons))).isEmpty();
         Logger log = (Logger) LoggerFactory.getLogger(Worker.class);
         ListAppender<ILoggingEvent> lines = new ListAppender<>();
         lines.start();
@@ -209,6 +205,11 @@ class WorkerIT {
         assertThat(a.status()).extracting(e -> e.get("event").asText()).containsExactly("started", "completed");
     }
 
+    /**
+     * worker.completed.retention.ms: within it the same content is already ingested; after it the
+     * file's checkpoint is deleted on the topic (so a worker started afresh does not know it either)
+     * and the same content is ingested as a new file.
+     */
     @Test
     void aCompletedFileIsForgottenAfterTheRetentionAndItsContentIsThenNew() throws Exception {
         WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "worker.completed.retention.ms", "3600000");

@@ -517,7 +517,16 @@ public final class ElementNames {
         }
         Package p = owner.getPackage();
         XmlSchema schema = p == null ? null : p.getAnnotation(XmlSchema.class);
-        return schema != null && schema.attributeFormDefault() == XmlNsForm.QUALIFIED ? namespaceOf(owner) : "";
+        return schema != null && schema.attributeFormDefault() == XmlNsForm.QUALIFIED ? typeNamespaceOf(owner) : "";
+    }
+
+    /**
+     * The namespace JAXB gives a class's type, and a qualified attribute of it: its @XmlType's, else
+     * its package's @XmlSchema's. Never its @XmlRootElement's, which is the element's alone.
+     */
+    private static String typeNamespaceOf(Class<?> type) {
+        XmlType t = type.getAnnotation(XmlType.class);
+        return t != null && !"##default".equals(t.namespace()) ? t.namespace() : schemaNamespaceOf(type);
     }
 
     private static String defaultElementNamespace(Class<?> owner) {
@@ -535,7 +544,7 @@ public final class ElementNames {
         if (t == null || "##default".equals(t.name())) {
             return null;
         }
-        return new QName(t.name().isEmpty() ? "" : namespaceOf(type), t.name());
+        return new QName(t.name().isEmpty() ? "" : typeNamespaceOf(type), t.name());
     }
 
     /** The target namespace of a class's XML type, as JAXB works it out. */
