@@ -515,8 +515,8 @@ final class Inbox {
      * by hand) is let go.
      */
     Optional<Path> holdContent(Path claimed, String fileId) {
-        String me = processing.getFileName() + "/" + claimed.getFileName();
         Path hold = contentHold(fileId);
+        String me = processing.getFileName() + "/" + claimed.getFileName();
         for (int attempt = 0; attempt < 3; attempt++) {
             Path tmp = processing.getParent().resolve(".hold-" + UUID.randomUUID() + ".tmp");
             try {
@@ -529,25 +529,29 @@ final class Inbox {
                 }
             } catch (FileAlreadyExistsException e) {
                 Optional<Path> holder = holder(fileId);
-                if (holder.isEmpty()) {
-                    continue; // let go meanwhile
-                }
-                if (holder.get().equals(processing.getParent().resolve(me))) {
-                    return Optional.empty();
-                }
-                if (Files.exists(holder.get())) {
-                    return holder;
-                }
-                try {
-                    Files.deleteIfExists(hold);
-                } catch (IOException gone) {
-                    // another worker let it go first
+                if (holder.isPresent() && !Files.exists(holder.get())) {
+                    letGo(hold); // its claim moved on by hand: let go, and try again
+                } else if (holder.isPresent()) {
+                    return holder.filter(h -> !h.equals(claimed)); // this claim's own, since before a restart: held
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot write " + hold, e);
             }
         }
-        return holder(fileId).filter(h -> !h.equals(processing.getParent().resolve(me)) && Files.exists(h));
+        return heldElsewhere(claimed, fileId);
+    }
+
+    private static void letGo(Path hold) {
+        try {
+            Files.deleteIfExists(hold);
+        } catch (IOException e) {
+            // another worker let it go first, or will
+        }
+    }
+
+    /** The other claim, still in processing/, that holds {@code fileId}'s content rather than {@code claimed}; if any. */
+    Optional<Path> heldElsewhere(Path claimed, String fileId) {
+        return holder(fileId).filter(h -> !h.equals(claimed) && Files.exists(h));
     }
 
     /** The claim that holds {@code fileId}'s content (see {@link #holdContent}), if any: another worker's, or this one's. */

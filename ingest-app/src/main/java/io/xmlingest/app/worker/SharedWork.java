@@ -378,8 +378,7 @@ final class SharedWork implements AutoCloseable {
             for (Checkpoint c : failed) {
                 WorkOrder order = new WorkOrder(target.toAbsolutePath().toUri().toString(), name, fileId, size,
                         ShardedFiles.shardOf(c).orElseThrow());
-                messages.add(new Envelope(workTopic, order.key().getBytes(StandardCharsets.UTF_8), order.encode(),
-                        Map.of(MessageHeaders.FILE, name, MessageHeaders.FILE_ID, fileId), c.shard() % partitions));
+                messages.add(orderMessage(order, partitions));
             }
             messages.addAll(files.retried(file, failed));
             session.publisher().commit(messages);
@@ -481,11 +480,8 @@ final class SharedWork implements AutoCloseable {
                     .size();
             List<Envelope> messages = new ArrayList<>();
             for (Shard shard : plan) {
-                WorkOrder order = new WorkOrder(file.toAbsolutePath().toUri().toString(), name, fileId, size, shard);
-                // Shard i to partition i (mod their count): by key hash, shards would share partitions, and run
-                // one after another, while workers idle.
-                messages.add(new Envelope(workTopic, order.key().getBytes(StandardCharsets.UTF_8), order.encode(),
-                        Map.of(MessageHeaders.FILE, name, MessageHeaders.FILE_ID, fileId), shard.index() % partitions));
+                messages.add(orderMessage(new WorkOrder(file.toAbsolutePath().toUri().toString(), name, fileId, size,
+                        shard), partitions));
             }
             messages.addAll(files.planned(whole, plan.size()));
             // A count left from the same content's last time here (a crash counted after it had ended) is stale.
@@ -494,6 +490,16 @@ final class SharedWork implements AutoCloseable {
             failedCuts.remove(file);
             LOG.info("{}: {} work orders on {}", name, plan.size(), workTopic);
         }
+    }
+
+    /**
+     * A work order as its message on the work topic. Shard i goes to partition i (mod their count): by
+     * key hash, shards would share partitions, and run one after another while workers idle.
+     */
+    private Envelope orderMessage(WorkOrder order, int partitions) {
+        return new Envelope(workTopic, order.key().getBytes(StandardCharsets.UTF_8), order.encode(),
+                Map.of(MessageHeaders.FILE, order.name(), MessageHeaders.FILE_ID, order.fileId()),
+                order.shard().index() % partitions);
     }
 
     /**

@@ -433,7 +433,7 @@ public final class Worker implements Runnable {
     /** False for a claimed file waiting for another worker's copy of its content (see {@link #waiting}). */
     private boolean notWaiting(Path claimed) {
         String fileId = waiting.get(claimed);
-        return fileId == null || inbox.holder(fileId).filter(h -> !h.equals(claimed) && Files.exists(h)).isEmpty();
+        return fileId == null || inbox.heldElsewhere(claimed, fileId).isEmpty();
     }
 
     /**

@@ -73,6 +73,18 @@ class WorkerIT {
         return n;
     }
 
+    private static Logger workerLogger() {
+        return (Logger) LoggerFactory.getLogger(Worker.class);
+    }
+
+    /** What the worker logs from now on, until the caller detaches it from {@link #workerLogger()}. */
+    private static ListAppender<ILoggingEvent> workerLog() {
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        workerLogger().addAppender(lines);
+        return lines;
+    }
+
     private static Set<Long> indexes(List<ConsumerRecord<byte[], byte[]>> records) {
         Set<Long> seen = new HashSet<>();
         for (ConsumerRecord<byte[], byte[]> r : records) {
@@ -181,10 +193,7 @@ class WorkerIT {
         Files.copy(persons, first);
         assertThat(new Inbox(inbox, a.settings.get("worker.id"), 0, java.time.Clock.systemUTC())
                 .holdContent(first, FileIdentity.sha256(persons))).isEmpty();
-        Logger log = (Logger) LoggerFactory.getLogger(Worker.class);
-        ListAppender<ILoggingEvent> lines = new ListAppender<>();
-        lines.start();
-        log.addAppender(lines);
+        ListAppender<ILoggingEvent> lines = workerLog();
         try (WorkerHarness.Running rb = b.start()) {
             b.drop(persons, "two.xml");
             await("two.xml waiting for one.xml", WAIT, () -> lines.list.stream().anyMatch(e -> e.getFormattedMessage()
@@ -197,7 +206,7 @@ class WorkerIT {
                 await("two.xml done", WAIT, () -> Files.exists(b.done("two.xml")));
             }
         } finally {
-            log.detachAppender(lines);
+            workerLogger().detachAppender(lines);
         }
         assertThat(indexes(a.records())).hasSize((int) (3000 - invalidCount(3000)));
         assertThat(report(a.done("one.xml")).get("outcome").asText()).isEqualTo("completed");
@@ -291,10 +300,7 @@ class WorkerIT {
         AtomicReference<String> seen = new AtomicReference<>("");
         // The health check says it from the fence until the session is open again, a second or so; a test thread held
         // off the CPU that long would miss it, and then takes the worker's warning, which says the same.
-        Logger log = (Logger) LoggerFactory.getLogger(Worker.class);
-        ListAppender<ILoggingEvent> warnings = new ListAppender<>();
-        warnings.start();
-        log.addAppender(warnings);
+        ListAppender<ILoggingEvent> warnings = workerLog();
         try (WorkerHarness.Running w = h.start()) {
             h.drop(big, "big.xml");
             await("some pages committed", WAIT, () -> w.worker().metrics().scrape()
@@ -316,7 +322,7 @@ class WorkerIT {
             });
             await("big.xml done", WAIT, () -> Files.exists(h.done("big.xml")));
         } finally {
-            log.detachAppender(warnings);
+            workerLogger().detachAppender(warnings);
         }
         if (seen.get().isEmpty()) {
             List.copyOf(warnings.list).stream().map(ILoggingEvent::getFormattedMessage)
