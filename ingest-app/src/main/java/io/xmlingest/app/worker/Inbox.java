@@ -10,6 +10,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -60,13 +61,44 @@ final class Inbox {
         this.settleMillis = settleMillis;
         this.clock = clock;
         try {
-            Files.createDirectories(processing);
-            Files.createDirectories(done);
-            Files.createDirectories(failed);
-            Files.createDirectories(sharded);
+            makeFolders();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the inbox " + dir.toAbsolutePath(), e);
         }
+    }
+
+    private void makeFolders() throws IOException {
+        Files.createDirectories(processing);
+        Files.createDirectories(done);
+        Files.createDirectories(failed);
+        Files.createDirectories(sharded);
+    }
+
+    /**
+     * Makes the worker's folders again once the inbox is back after it could not be listed. Unlike
+     * at start, the inbox itself is not made: gone while the worker runs, it is more likely an unmounted
+     * volume than a mistake, and files written to the folder beneath a mount point would be lost to it.
+     */
+    void prepareAgain() {
+        try {
+            if (!Files.isDirectory(dir)) {
+                String path = dir.toAbsolutePath().toString();
+                throw Files.exists(dir) ? new NotDirectoryException(path) : new NoSuchFileException(path);
+            }
+            makeFolders();
+        } catch (IOException e) {
+            throw unavailable("cannot make the worker's folders in the inbox", dir, e);
+        }
+    }
+
+    /** The inbox itself gone is what to say, rather than which of its folders was looked at first. */
+    private InboxUnavailableException unavailable(String doing, Path where, IOException e) {
+        if (!Files.isDirectory(dir)) {
+            String path = dir.toAbsolutePath().toString();
+            return new InboxUnavailableException("cannot list the inbox", dir, Files.exists(dir)
+                    ? new NotDirectoryException(path) : new NoSuchFileException(path));
+        }
+        return new InboxUnavailableException(doing, where, e);
     }
 
     Path dir() {
@@ -105,7 +137,7 @@ final class Inbox {
                 throw new IllegalStateException("the inbox " + dir + " does not support atomic renames, which claiming "
                         + "files safely needs", e);
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot claim " + candidate, e);
+                throw unavailable("cannot claim", candidate, e);
             }
         }
         return Optional.empty();
@@ -145,7 +177,7 @@ final class Inbox {
                 files.add(p);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + where, e);
+            throw unavailable("cannot list", where, e);
         }
         if (where.equals(dir)) {
             toldOfSkipping.retainAll(skipped);
@@ -239,7 +271,7 @@ final class Inbox {
                 }
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + all, e);
+            throw unavailable("cannot list", all, e);
         }
     }
 
@@ -286,7 +318,7 @@ final class Inbox {
                 }
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + processing.getParent(), e);
+            throw unavailable("cannot list", processing.getParent(), e);
         }
         return folders;
     }
@@ -438,6 +470,9 @@ final class Inbox {
         }
         Path target = folder.resolve(fit(name, again));
         try {
+            if (!Files.isDirectory(dir)) {
+                throw new NoSuchFileException(dir.toString()); // not made again here: see prepareAgain
+            }
             // Deleted by hand while the file was ingested: made again rather than stop the worker on a finished file.
             Files.createDirectories(folder);
             // Cut from the file's own name, so a long one's report keeps the time stamp and mark its file has.
@@ -460,7 +495,8 @@ final class Inbox {
             }
             return target;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot move " + claimed + " to " + folder, e);
+            // Its end is committed: once the inbox is back, the file is found unmoved and only moved.
+            throw unavailable("cannot move " + claimed.getFileName() + " to", folder, e);
         }
     }
 

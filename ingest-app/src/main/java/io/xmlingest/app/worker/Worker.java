@@ -108,6 +108,8 @@ public final class Worker implements Runnable {
     private long lastAnswer;
     /** Why Kafka is taken to be away while the worker is idle: its last check went unanswered; else null. */
     private volatile String idleTrouble;
+    // Why the inbox cannot be listed, while it cannot: the health check's answer, and the warning told once.
+    private volatile String inboxProblem;
 
     public Worker(IngestConfig config, RecordModel model, Path inboxDir, String workerId) {
         this(config, () -> model, inboxDir, workerId, StartupTimeline.unwatched());
@@ -189,10 +191,17 @@ public final class Worker implements Runnable {
         String unanswered = connected ? null : kafkaWait.unansweredFor(SLOW_KAFKA_NANOS);
         checks.put("kafka", kafkaUp ? "UP" : "DOWN: " + (connected ? trouble
                 : unanswered != null ? kafkaAt() + " " + unanswered : kafkaProblem));
-        checks.put("inbox", Files.isDirectory(inbox.dir()) ? "UP" : "DOWN: " + inbox.dir() + " is not a directory");
+        String away = inboxProblem;
+        boolean inboxUp = away == null && Files.isDirectory(inbox.dir());
+        checks.put("inbox", inboxUp ? "UP" : "DOWN: " + (away != null ? away : inbox.dir() + " is not a directory"));
         checks.put("worker", fatal == null ? "UP" : "DOWN: " + fatal);
         boolean live = fatal == null && stopped.getCount() > 0;
-        return new Health(live, live && kafkaUp && Files.isDirectory(inbox.dir()), checks);
+        return new Health(live, live && kafkaUp && inboxUp, checks);
+    }
+
+    /** A look at an inbox that is away costs a stat: a second between looks, or the poll interval if longer. */
+    private long inboxRetryMillis() {
+        return Math.max(pollMillis, 1000);
     }
 
     /** Asks the worker to stop: it takes no new file and stops the one in hand at its next commit. */
@@ -229,6 +238,11 @@ public final class Worker implements Runnable {
             while (!stopping()) {
                 boolean fileInHand = false;
                 try {
+                    if (inboxProblem != null) {
+                        inbox.prepareAgain();
+                        LOG.info("the inbox {} can be listed again; files are taken again", inbox.dir().toAbsolutePath());
+                        inboxProblem = null;
+                    }
                     if (shared != null) {
                         shared.step(pollMillis);
                         sharedConnected = true;
@@ -267,6 +281,15 @@ public final class Worker implements Runnable {
                     backoff = FIRST_BACKOFF_MS;
                     // Between files, not before the first: a restart resumes its file before anything else.
                     forgetOldFiles();
+                } catch (InboxUnavailableException e) {
+                    inHand = null; // the file system's trouble, not the file's: a file in hand is taken up again
+                    if (!e.getMessage().equals(inboxProblem)) {
+                        LOG.warn("{}; the worker is not ready and takes no file until it can, looking again every {} ms",
+                                e.getMessage(), inboxRetryMillis());
+                    }
+                    inboxProblem = e.getMessage();
+                    pause(inboxRetryMillis());
+                    continue;
                 } catch (WorkOrderBlockedException e) {
                     // Kafka is fine (it handed the order out): only this order waits, and Kafka is not reported down.
                     sharedConnected = true;

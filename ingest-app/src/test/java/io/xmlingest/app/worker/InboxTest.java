@@ -1,6 +1,7 @@
 package io.xmlingest.app.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -36,6 +37,30 @@ class InboxTest {
         try (Stream<Path> files = Files.list(folder)) {
             return files.map(p -> p.getFileName().toString()).sorted().toList();
         }
+    }
+
+    @Test
+    void anInboxGoneIsNamedNotMadeAgainAndAFileEndedMeanwhileIsMovedOnceItIsBack() throws IOException {
+        Path in = dir.resolve("in");
+        Inbox inbox = new Inbox(in, "w1", 0, Clock.offset(Clock.systemUTC(), java.time.Duration.ofMinutes(1)));
+        Files.writeString(in.resolve("a.xml"), "<persons/>");
+        Path a = inbox.claimNext().orElseThrow();
+        Path aside = Files.move(in, dir.resolve("unmounted"));
+
+        for (Runnable look : List.<Runnable>of(inbox::unfinished, inbox::claimNext, inbox::prepareAgain,
+                () -> inbox.toDone(a, SHA, "{}"))) {
+            assertThatThrownBy(look::run).isInstanceOf(InboxUnavailableException.class)
+                    .hasMessage("cannot list the inbox " + in.toAbsolutePath() + ": does not exist");
+        }
+        assertThat(in).as("a mount point's folder is not written to").doesNotExist();
+
+        Files.move(aside, in);
+        WorkerHarness.deleteTree(in.resolve("done"));
+        inbox.prepareAgain();
+        assertThat(in.resolve("done")).isDirectory();
+        assertThat(inbox.unfinished()).containsExactly(a);
+        inbox.toDone(a, SHA, "{}");
+        assertThat(names(in.resolve("done"))).containsExactly("a.xml", "a.xml.report.json");
     }
 
     @Test

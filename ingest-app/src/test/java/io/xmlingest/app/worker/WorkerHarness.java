@@ -140,6 +140,15 @@ final class WorkerHarness {
         return inbox.resolve("failed").resolve(name);
     }
 
+    /** Removes a folder and everything in it, as an operator's rm -r would. */
+    static void deleteTree(Path folder) throws IOException {
+        try (var all = Files.walk(folder)) {
+            for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
     static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {

@@ -11,6 +11,7 @@ import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.xmlingest.app.TestBroker;
 import io.xmlingest.app.cli.Main;
+import io.xmlingest.app.http.Health;
 import io.xmlingest.app.http.HttpEndpoints;
 import io.xmlingest.core.error.IngestException;
 import io.xmlingest.core.pipeline.FileIdentity;
@@ -641,6 +642,43 @@ class WorkerIT {
                     "xmlingest_files_total{outcome=\"completed\"} 1", "xmlingest_phase_seconds_total{phase=\"bind\"}",
                     "xmlingest_kafka_up 1", "xmlingest_bytes_read_total " + Files.size(persons));
         }
+    }
+
+    /** An inbox removed (or unmounted) under a running worker: unready, naming why, then back to work, not a crash. */
+    @Test
+    void aRemovedInboxMakesTheWorkerUnreadyUntilItIsBackAndNothingIsLost() throws Exception {
+        Path in = Files.createDirectories(inbox.resolve("mounted"));
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), in);
+        ListAppender<ILoggingEvent> log = workerLog();
+        try (WorkerHarness.Running w = h.start()) {
+            await("ready", WAIT, () -> w.worker().health().ready());
+            h.drop(persons, "before.xml");
+            await("before.xml done", WAIT, () -> Files.exists(h.done("before.xml")));
+            WorkerHarness.deleteTree(in);
+            await("the worker finds the inbox gone", WAIT,
+                    () -> w.worker().health().checks().get("inbox").startsWith("DOWN: cannot list"));
+            Health away = w.worker().health();
+            assertThat(away.ready()).isFalse();
+            assertThat(away.live()).as("still live: a restart would find the same inbox").isTrue();
+            assertThat(away.checks().get("inbox")).startsWith("DOWN: cannot list").contains(in.toString(), "does not exist");
+            // Looked at again every second meanwhile: warned of once, not at every look.
+            Thread.sleep(2500);
+            assertThat(log.list.stream().filter(e -> e.getFormattedMessage().contains("takes no file until it can")))
+                    .hasSize(1);
+            Files.createDirectories(in);
+            await("ready again", WAIT, () -> w.worker().health().ready());
+            assertThat(w.worker().health().checks().get("inbox")).isEqualTo("UP");
+            // Other content: the same would rightly be already_ingested.
+            h.drop(Files.writeString(data.resolve("after-removal.xml"), Files.readString(persons) + "<!-- after -->\n"),
+                    "after.xml");
+            await("after.xml done", WAIT, () -> Files.exists(h.done("after.xml")));
+        } finally {
+            workerLogger().detachAppender(log);
+        }
+        long valid = 3000 - invalidCount(3000);
+        assertThat(h.records()).hasSize((int) (2 * valid));
+        assertThat(h.status()).extracting(s -> s.get("event").asText())
+                .containsExactly("started", "completed", "started", "completed");
     }
 
     @Test
