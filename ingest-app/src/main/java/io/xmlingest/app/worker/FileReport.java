@@ -57,7 +57,9 @@ final class FileReport {
      */
     static String ended(String file, String fileId, long bytes, Checkpoint c) {
         boolean completed = c.state() == FileState.COMPLETED;
-        IngestException error = completed || c.reason() == null ? null : new FileFailedException(c.reason(), null, null, null);
+        IngestException error = completed || c.reason() == null ? null
+                : c.failure() != null ? c.failure().toException()
+                : new FileFailedException(c.reason(), null, null, null);
         return of(completed ? "completed" : "failed", file, fileId, bytes, c, 0, error, null);
     }
 

@@ -1,5 +1,8 @@
 package io.xmlingest.core.checkpoint;
 
+import io.xmlingest.core.error.ErrorLocation;
+import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.error.IngestException;
 import java.util.Objects;
 
 /**
@@ -23,15 +26,25 @@ import java.util.Objects;
  * @param bounds          for a shard, the byte range it was cut to, so that a failed shard can be taken up
  *                        again from its checkpoint alone; null for a whole file (and in checkpoints written
  *                        before shards kept their bounds)
+ * @param failure         for a failed file or shard, its failure in parts (setting, position), so that a report
+ *                        written from the checkpoint alone names them as one written in hand does; null
+ *                        otherwise, and in checkpoints written before failures were kept so
  */
 public record Checkpoint(String fileId, String fileName, FileState state, long nextRecordIndex, Position resume,
                          long records, long deadLetters, long pages, String reason, int shard, int shards,
-                         Bounds bounds) {
+                         Bounds bounds, Failure failure) {
 
     public Checkpoint {
         Objects.requireNonNull(fileId, "fileId");
         Objects.requireNonNull(fileName, "fileName");
         Objects.requireNonNull(state, "state");
+    }
+
+    /** A checkpoint of a file or shard that has not failed. */
+    public Checkpoint(String fileId, String fileName, FileState state, long nextRecordIndex, Position resume,
+                      long records, long deadLetters, long pages, String reason, int shard, int shards, Bounds bounds) {
+        this(fileId, fileName, state, nextRecordIndex, resume, records, deadLetters, pages, reason, shard, shards, bounds,
+                null);
     }
 
     /** A whole file's checkpoint. */
@@ -85,6 +98,29 @@ public record Checkpoint(String fileId, String fileName, FileState state, long n
      * @param next  where the next shard's first record starts; null for the last shard
      */
     public record Bounds(int count, Position start, Position next) {
+    }
+
+    /**
+     * What a file or shard failed of, in the parts a report and a failed event give.
+     *
+     * @param reason   the reason alone, without position or setting
+     * @param setting  the setting that controls what was at fault, or null
+     * @param location where, or null when the failure had no place in the file
+     */
+    public record Failure(String reason, String setting, ErrorLocation location) {
+
+        public Failure {
+            Objects.requireNonNull(reason, "reason");
+        }
+
+        public static Failure of(IngestException e) {
+            return e == null ? null : new Failure(e.reason(), e.settingKey().orElse(null), e.location().orElse(null));
+        }
+
+        /** The failure again, with the message it had. */
+        public FileFailedException toException() {
+            return new FileFailedException(reason, location, setting, null);
+        }
     }
 
     /**

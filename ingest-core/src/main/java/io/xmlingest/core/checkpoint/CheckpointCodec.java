@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.xmlingest.core.error.ErrorLocation;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -41,6 +42,9 @@ public final class CheckpointCodec {
             if (c.shards() > 0) {
                 g.writeNumberField("shards", c.shards());
             }
+            if (c.failure() != null) {
+                writeFailure(g, c.failure());
+            }
             if (c.bounds() != null) {
                 g.writeObjectFieldStart("bounds");
                 g.writeNumberField("count", c.bounds().count());
@@ -73,6 +77,7 @@ public final class CheckpointCodec {
         int shards = 0;
         Checkpoint.Position resume = null;
         Checkpoint.Bounds bounds = null;
+        Checkpoint.Failure failure = null;
         try (JsonParser p = JSON.createParser(value)) {
             expect(p.nextToken(), JsonToken.START_OBJECT, "checkpoint");
             while (p.nextToken() == JsonToken.FIELD_NAME) {
@@ -91,6 +96,7 @@ public final class CheckpointCodec {
                     case "shard" -> shard = p.getIntValue();
                     case "shards" -> shards = p.getIntValue();
                     case "bounds" -> bounds = bounds(p);
+                    case "failure" -> failure = failure(p);
                     default -> p.skipChildren();
                 }
             }
@@ -100,7 +106,55 @@ public final class CheckpointCodec {
         if (fileId == null || file == null || state == null) {
             throw new IllegalArgumentException("checkpoint lacks fileId, file or state");
         }
-        return new Checkpoint(fileId, file, state, next, resume, records, deadLetters, pages, reason, shard, shards, bounds);
+        return new Checkpoint(fileId, file, state, next, resume, records, deadLetters, pages, reason, shard, shards, bounds,
+                failure);
+    }
+
+    private static void writeFailure(JsonGenerator g, Checkpoint.Failure f) throws IOException {
+        g.writeObjectFieldStart("failure");
+        g.writeStringField("reason", f.reason());
+        if (f.setting() != null) {
+            g.writeStringField("setting", f.setting());
+        }
+        ErrorLocation at = f.location();
+        if (at != null) {
+            g.writeStringField("file", at.file());
+            g.writeNumberField("recordIndex", at.recordIndex());
+            g.writeNumberField("line", at.line());
+            g.writeNumberField("column", at.column());
+            g.writeNumberField("byteOffset", at.byteOffset());
+        }
+        g.writeEndObject();
+    }
+
+    private static Checkpoint.Failure failure(JsonParser p) throws IOException {
+        expect(p.currentToken(), JsonToken.START_OBJECT, "failure");
+        String reason = null;
+        String setting = null;
+        String at = null;
+        long recordIndex = -1;
+        int line = -1;
+        int column = -1;
+        long byteOffset = -1;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            p.nextToken();
+            switch (name) {
+                case "reason" -> reason = p.getText();
+                case "setting" -> setting = p.getText();
+                case "file" -> at = p.getText();
+                case "recordIndex" -> recordIndex = p.getLongValue();
+                case "line" -> line = p.getIntValue();
+                case "column" -> column = p.getIntValue();
+                case "byteOffset" -> byteOffset = p.getLongValue();
+                default -> p.skipChildren();
+            }
+        }
+        if (reason == null) {
+            throw new IllegalArgumentException("failure lacks reason");
+        }
+        return new Checkpoint.Failure(reason, setting,
+                at == null ? null : new ErrorLocation(at, recordIndex, line, column, byteOffset));
     }
 
     private static Checkpoint.Bounds bounds(JsonParser p) throws IOException {

@@ -97,12 +97,22 @@ final class FileMessages {
         });
     }
 
-    /** Every shard of the file has failed or completed, and at least one failed. */
-    Envelope shardsFailed(Checkpoint total, int shard, String message) {
+    /**
+     * Every shard of the file has failed or completed, and at least one failed: the first failed
+     * shard's failure, with its parts where its checkpoint kept them (null from an older version).
+     */
+    Envelope shardsFailed(Checkpoint total, int shard, String message, Checkpoint.Failure failure) {
         return status("failed", g -> {
             g.writeNumberField("records", total.records());
             g.writeNumberField("deadLetters", total.deadLetters());
             g.writeNumberField("shard", shard);
+            if (failure != null) {
+                g.writeStringField("reason", failure.reason());
+                if (failure.setting() != null) {
+                    g.writeStringField("setting", failure.setting());
+                }
+                writePosition(g, failure.location());
+            }
             g.writeStringField("message", message);
         });
     }

@@ -85,9 +85,10 @@ public final class ShardedFiles {
         }
         FileMessages messages = new FileMessages(topics, file.name(), file.fileId(), worker);
         Checkpoint total = new Checkpoint(file.fileId(), file.name(), failed == null ? FileState.COMPLETED : FileState.FAILED,
-                next, null, records, deadLetters, pages, failed == null ? null : failed.reason(), -1, shards);
+                next, null, records, deadLetters, pages, failed == null ? null : failed.reason(), -1, shards, null,
+                failed == null ? null : failed.failure());
         Envelope event = failed == null ? messages.completed(total, file.bytes())
-                : messages.shardsFailed(total, failed.shard(), failed.reason());
+                : messages.shardsFailed(total, failed.shard(), failed.reason(), failed.failure());
         return Optional.of(new Ending(total, List.of(event, messages.checkpoint(total))));
     }
 

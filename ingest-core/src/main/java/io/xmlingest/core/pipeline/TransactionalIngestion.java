@@ -165,7 +165,8 @@ public final class TransactionalIngestion {
     private Checkpoint fail(Checkpoint at, FileFailedException reason, TransactionalPublisher publisher,
                             List<Envelope> before, Shard shard) {
         Checkpoint failed = new Checkpoint(at.fileId(), at.fileName(), FileState.FAILED, at.nextRecordIndex(), at.resume(),
-                at.records(), at.deadLetters(), at.pages(), reason.getMessage(), at.shard(), at.shards(), shard == null ? at.bounds() : Positions.bounds(shard));
+                at.records(), at.deadLetters(), at.pages(), reason.getMessage(), at.shard(), at.shards(),
+                shard == null ? at.bounds() : Positions.bounds(shard), Checkpoint.Failure.of(reason));
         FileMessages messages = new FileMessages(topics, at.fileName(), at.fileId(), worker);
         List<Envelope> all = new ArrayList<>(before);
         all.add(shard == null ? messages.failed(failed, reason) : messages.shardEnded(failed, shard, reason));
@@ -410,7 +411,7 @@ public final class TransactionalIngestion {
             Checkpoint checkpoint = new Checkpoint(job.fileId(), job.name(), state, nextIndex, resume,
                     last.records() + recordsSent, last.deadLetters() + pendingDeadLetters,
                     last.pages() + pagesSent, failure == null ? null : failure.getMessage(), job.shardIndex(), 0,
-                    Positions.bounds(job.shard()));
+                    Positions.bounds(job.shard()), Checkpoint.Failure.of(failure));
             List<Envelope> with = new ArrayList<>(extras);
             if (state != FileState.IN_PROGRESS && job.shard() != null) {
                 with.add(messages.shardEnded(checkpoint, job.shard(), failure));

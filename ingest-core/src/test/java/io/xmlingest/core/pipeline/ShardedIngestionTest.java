@@ -178,7 +178,15 @@ class ShardedIngestionTest {
         assertThat(out.records()).extracting(OutgoingRecord::index).containsExactlyInAnyOrderElementsOf(expected);
         String failed = new String(out.status().get(out.status().size() - 1).value(), StandardCharsets.UTF_8);
         assertThat(failed).contains("record index 200");
-        assertThat(out.checkpoints().find(out.file().fileId()).orElseThrow().state()).isEqualTo(FileState.FAILED);
+        // The file's failed event and checkpoint give the failed shard's position in parts, as a whole file's do.
+        com.fasterxml.jackson.databind.JsonNode event = new com.fasterxml.jackson.databind.ObjectMapper().readTree(failed);
+        assertThat(event.get("position").get("recordIndex").asLong()).isEqualTo(200);
+        assertThat(event.get("position").get("line").asInt()).isPositive();
+        assertThat(event.get("reason").asText()).isNotBlank().doesNotContain("record index");
+        Checkpoint whole = out.checkpoints().find(out.file().fileId()).orElseThrow();
+        assertThat(whole.state()).isEqualTo(FileState.FAILED);
+        assertThat(whole.failure().location().recordIndex()).isEqualTo(200);
+        assertThat(whole.failure().toException().getMessage()).isEqualTo(whole.reason());
     }
 
     /**
