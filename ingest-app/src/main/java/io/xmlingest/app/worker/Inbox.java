@@ -4,6 +4,7 @@ import io.xmlingest.core.split.CompressedInput;
 import io.xmlingest.core.split.FileNames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
@@ -13,6 +14,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Clock;
@@ -40,6 +42,8 @@ final class Inbox {
 
     private static final Logger LOG = LoggerFactory.getLogger(Inbox.class);
 
+    private static final long ABANDONED_COPY_MILLIS = 3_600_000;
+
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
     private final Path dir;
@@ -62,8 +66,26 @@ final class Inbox {
         this.clock = clock;
         try {
             makeFolders();
+            deleteAbandonedCopies(done);
+            deleteAbandonedCopies(failed);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the inbox " + dir.toAbsolutePath(), e);
+        }
+    }
+
+    /**
+     * Copies into done/ or failed/ on another file system that a kill cut short (see moveInto): their
+     * files are still in processing/ and are moved again. One written to within the hour may be another
+     * worker's, under way.
+     */
+    private void deleteAbandonedCopies(Path folder) throws IOException {
+        try (DirectoryStream<Path> copies = Files.newDirectoryStream(folder, ".*.moving")) {
+            for (Path copy : copies) {
+                if (clock.millis() - Files.getLastModifiedTime(copy).toMillis() > ABANDONED_COPY_MILLIS) {
+                    Files.deleteIfExists(copy);
+                    LOG.info("deleted {}, a copy into {} that a stopped worker left unfinished", copy, folder);
+                }
+            }
         }
     }
 
@@ -513,6 +535,10 @@ final class Inbox {
             Path tmp = target.resolveSibling(fit("." + target.getFileName(), "." + UUID.randomUUID() + ".moving"));
             try {
                 Files.copy(claimed, tmp);
+                // On disk before the original is deleted: a power cut must not leave neither.
+                try (FileChannel written = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+                    written.force(true);
+                }
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
             } finally {
                 Files.deleteIfExists(tmp);

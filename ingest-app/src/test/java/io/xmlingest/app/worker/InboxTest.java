@@ -64,6 +64,22 @@ class InboxTest {
     }
 
     @Test
+    void aCopyIntoDoneThatAKillCutShortIsDeletedAtTheNextStartUnlessItMayStillBeWritten() throws IOException {
+        inbox();
+        Path abandoned = Files.writeString(dir.resolve("done").resolve(".a.xml.0f9e.moving"), "<persons>");
+        Files.setLastModifiedTime(abandoned, FileTime.from(Instant.now().minus(java.time.Duration.ofHours(2))));
+        Path underWay = Files.writeString(dir.resolve("failed").resolve(".b.xml.77aa.moving"), "<persons>");
+        Path file = Files.writeString(dir.resolve("done").resolve("c.xml"), "<persons/>");
+        Files.setLastModifiedTime(file, FileTime.from(Instant.now().minus(java.time.Duration.ofHours(2))));
+
+        inbox();
+
+        assertThat(abandoned).doesNotExist();
+        assertThat(underWay).as("another worker's copy, under way").exists();
+        assertThat(file).exists();
+    }
+
+    @Test
     void theIdentityIsKeptInAHiddenSidecarThatTheInboxNeverTakesAndThatReadsBackTheSame() throws IOException {
         Inbox inbox = inbox();
         Path a = claimed(inbox, "a.xml");
