@@ -25,12 +25,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -39,6 +39,7 @@ import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.ProducerFencedException;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,8 +83,11 @@ public final class Worker implements Runnable {
      * FileCrashes). Null between files. Only the worker's thread uses them.
      */
     private Path inHand;
-    /** Claimed files whose content another worker holds, by their file id: taken up once it has let go. */
-    private final Map<Path, String> waiting = new HashMap<>();
+    /**
+     * Claimed files whose content another worker holds, by their file id: taken up once it has let go.
+     * Concurrent: the metrics endpoint reads it.
+     */
+    private final Map<Path, String> waiting = new ConcurrentHashMap<>();
     private String inHandId = "";
     private long inHandAt = -1;
     private volatile KafkaSession session;
@@ -137,7 +141,9 @@ public final class Worker implements Runnable {
         this.pollMillis = config.get(AppSettings.INBOX_POLL_MS);
         this.maxBackoffMillis = config.get(AppSettings.RETRY_MAX_BACKOFF_MS);
         this.maxCrashes = config.get(AppSettings.FILE_MAX_CRASHES);
-        this.metrics = new WorkerMetrics(config.get(AppSettings.PROGRESS_INTERVAL_MS), this::kafkaUp);
+        this.metrics = new WorkerMetrics(config.get(AppSettings.PROGRESS_INTERVAL_MS), this::kafkaUp,
+                () -> waiting.keySet().stream().collect(Collectors.toMap(p -> p.getFileName().toString(), p -> 1.0,
+                        (x, y) -> x)));
         long decompressedMaxBytes = config.get(IngestSettings.DECOMPRESSED_MAX_BYTES);
         this.identities = new ClaimIdentity(file -> FileIdentity.ofContent(file, file.getFileName().toString(),
                 decompressedMaxBytes, this::stopping));

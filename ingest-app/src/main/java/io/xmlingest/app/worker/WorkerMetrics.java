@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,12 +52,17 @@ final class WorkerMetrics implements IngestListener {
     private long startedNanos;
     private long lastLog;
 
-    WorkerMetrics(long progressIntervalMillis, BooleanSupplier kafkaUp) {
+    /** @param waiting files in hand that wait for another worker's copy of their content, by name */
+    WorkerMetrics(long progressIntervalMillis, BooleanSupplier kafkaUp, Supplier<Map<String, Double>> waiting) {
         this.progressIntervalNanos = progressIntervalMillis * 1_000_000;
         registry.gauge("xmlingest_kafka_up", "1 while the worker has a working Kafka session.",
                 () -> kafkaUp.getAsBoolean() ? 1 : 0);
         registry.gauge("xmlingest_file_progress_ratio", "Fraction of the bytes of the file in hand that are read.",
                 "file", () -> Map.copyOf(progress));
+        // A wait lasts as long as the other worker is away, and publishes nothing meanwhile: without this, only the
+        // log told of it.
+        registry.gauge("xmlingest_file_waiting", "1 for each file in hand whose content another worker holds: it "
+                + "publishes nothing until that worker has finished it.", "file", waiting);
     }
 
     Metrics registry() {

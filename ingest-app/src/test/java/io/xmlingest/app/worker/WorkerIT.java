@@ -202,10 +202,12 @@ class WorkerIT {
                             + "), which worker " + a.settings.get("worker.id") + " took first: it waits")));
             assertThat(inbox.resolve("processing").resolve(b.settings.get("worker.id")).resolve("two.xml")).exists();
             assertThat(a.records()).as("nothing published while it waits").isEmpty();
+            assertThat(rb.worker().metrics().scrape()).contains("xmlingest_file_waiting{file=\"two.xml\"} 1");
             try (WorkerHarness.Running ra = a.start()) {
                 await("one.xml done", WAIT, () -> Files.exists(a.done("one.xml")));
                 await("two.xml done", WAIT, () -> Files.exists(b.done("two.xml")));
             }
+            assertThat(rb.worker().metrics().scrape()).doesNotContain("xmlingest_file_waiting{");
         } finally {
             workerLogger().detachAppender(lines);
         }
