@@ -20,9 +20,17 @@ final class CapturedRecordReader implements XMLStreamReader {
 
     private final CapturedRecord r;
     private int at;
+    // The start tags open at the current event, as event indexes, kept as the cursor moves: a prefix is
+    // resolved at the cost of the depth, where a scan from the record's start made a record with an
+    // xsi:type on each of n elements cost n squared.
+    private int[] open = new int[16];
+    private int openCount;
 
     CapturedRecordReader(CapturedRecord record) {
         this.r = record;
+        if (r.count > 0 && r.type[0] == START_ELEMENT) {
+            open[openCount++] = 0;
+        }
     }
 
     private boolean ended() {
@@ -60,7 +68,16 @@ final class CapturedRecordReader implements XMLStreamReader {
         if (ended()) {
             throw new java.util.NoSuchElementException("after the end of the record");
         }
+        if (r.type[at] == END_ELEMENT && openCount > 0) {
+            openCount--;
+        }
         at++;
+        if (!ended() && r.type[at] == START_ELEMENT) {
+            if (openCount == open.length) {
+                open = java.util.Arrays.copyOf(open, openCount * 2);
+            }
+            open[openCount++] = at;
+        }
         return getEventType();
     }
 
@@ -269,7 +286,7 @@ final class CapturedRecordReader implements XMLStreamReader {
 
             private NamespaceContext resolved() {
                 if (resolved == null) {
-                    resolved = namespaceContextAt(event);
+                    resolved = contextOf(at == event ? openNow() : openAt(event));
                 }
                 return resolved;
             }
@@ -291,16 +308,30 @@ final class CapturedRecordReader implements XMLStreamReader {
         };
     }
 
-    private NamespaceContext namespaceContextAt(int at) {
-        List<int[]> open = new ArrayList<>();
+    /** The namespace declarations of the start tags open at the current event, outermost first. */
+    private List<int[]> openNow() {
+        List<int[]> scope = new ArrayList<>(openCount);
+        for (int i = 0; i < openCount; i++) {
+            scope.add(new int[] {r.namespaces[open[i]], r.namespaceCount[open[i]]});
+        }
+        return scope;
+    }
+
+    /** As {@link #openNow()}, at an event the cursor has since left: a context asked after it moved on. */
+    private List<int[]> openAt(int at) {
+        List<int[]> scope = new ArrayList<>();
         int last = Math.min(at, r.count - 1);
         for (int i = 0; i <= last; i++) {
             if (r.type[i] == START_ELEMENT) {
-                open.add(new int[] {r.namespaces[i], r.namespaceCount[i]});
-            } else if (r.type[i] == END_ELEMENT && i < at && !open.isEmpty()) {
-                open.remove(open.size() - 1);
+                scope.add(new int[] {r.namespaces[i], r.namespaceCount[i]});
+            } else if (r.type[i] == END_ELEMENT && i < at && !scope.isEmpty()) {
+                scope.remove(scope.size() - 1);
             }
         }
+        return scope;
+    }
+
+    private NamespaceContext contextOf(List<int[]> open) {
         String[] strings = r.strings;
         NamespaceContext outer = r.outer;
         return new NamespaceContext() {

@@ -126,6 +126,70 @@ class CapturedRecordTest {
         }
     }
 
+    /**
+     * At every event of records that bind, unbind and rebind prefixes at several depths, the copy
+     * resolves each prefix as the live cursor does; a context taken at an event answers for that
+     * event even when asked after the copy moved on.
+     */
+    @Test
+    void theCopyResolvesEveryPrefixAtEveryEventAsTheCursorDoes() throws Exception {
+        String xml = "<root xmlns=\"urn:t\" xmlns:p=\"urn:p0\"><group>"
+                + "<item xmlns:p=\"urn:p1\"><a p:x=\"1\"><b xmlns:p=\"urn:p2\" xmlns:q=\"urn:q\"><p:c/></b><d/></a>"
+                + "<e xmlns=\"\"><f xmlns=\"urn:f\"/><g/></e><h/></item>"
+                + "<item><i xmlns:q=\"urn:q2\"/><j/></item>"
+                + "</group></root>";
+        Path f = write("scopes.xml", xml);
+        List<String> prefixes = List.of("", "p", "q", "xml", "nope");
+        List<List<String>> live = new ArrayList<>();
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, ITEM, INTERNAL)) {
+            while (s.next()) {
+                live.add(resolvedAtEachEvent(s.record(), prefixes, null));
+            }
+        }
+        List<List<String>> copied = new ArrayList<>();
+        List<List<String>> askedLate = new ArrayList<>();
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, ITEM, INTERNAL)) {
+            while (s.next()) {
+                CapturedRecord record = s.capture();
+                copied.add(resolvedAtEachEvent(record.reader(), prefixes, null));
+                List<javax.xml.namespace.NamespaceContext> contexts = new ArrayList<>();
+                resolvedAtEachEvent(record.reader(), prefixes, contexts);
+                List<String> late = new ArrayList<>();
+                for (javax.xml.namespace.NamespaceContext c : contexts) {
+                    for (String p : prefixes) {
+                        late.add(p + "=" + c.getNamespaceURI(p));
+                    }
+                }
+                askedLate.add(late);
+            }
+        }
+        assertThat(live).hasSize(2);
+        assertThat(copied).isEqualTo(live);
+        assertThat(askedLate).isEqualTo(live);
+        assertThat(String.join(" ", live.get(0))).contains("p=urn:p2", "q=urn:q", "=urn:f", " = p=urn:p1");
+        assertThat(String.join(" ", live.get(1))).contains("p=urn:p0", "q=urn:q2");
+    }
+
+    /** Each prefix's namespace at each start and end tag; with {@code contexts}, only the contexts, for later. */
+    private static List<String> resolvedAtEachEvent(XMLStreamReader r, List<String> prefixes,
+                                                    List<javax.xml.namespace.NamespaceContext> contexts)
+            throws Exception {
+        List<String> out = new ArrayList<>();
+        for (int event = r.getEventType(); event != XMLStreamConstants.END_DOCUMENT; event = r.next()) {
+            if (event != XMLStreamConstants.START_ELEMENT && event != XMLStreamConstants.END_ELEMENT) {
+                continue;
+            }
+            if (contexts != null) {
+                contexts.add(r.getNamespaceContext());
+                continue;
+            }
+            for (String p : prefixes) {
+                out.add(p + "=" + r.getNamespaceURI(p));
+            }
+        }
+        return out;
+    }
+
     @Test
     void theCopyRecordsWhereTheRecordIsInTheFile() throws Exception {
         Path f = write("raw.xml", TRICKY);
