@@ -268,8 +268,10 @@ public final class Worker implements Runnable {
                         lastAnswer = System.nanoTime();
                         session.checkpoints().onProgress(kafkaWait::progress);
                     }
+                    // Not while Kafka leaves the idle worker's check unanswered: a claimed file would be held here until
+                    // Kafka answers, where another worker of the inbox might have ingested it meanwhile.
                     Optional<Path> next = inbox.unfinished().stream().filter(this::notWaiting).findFirst()
-                            .or(inbox::claimNext);
+                            .or(() -> idleTrouble == null ? inbox.claimNext() : Optional.empty());
                     if (next.isEmpty()) {
                         forgetOldFiles();
                         pingWhileIdle();
