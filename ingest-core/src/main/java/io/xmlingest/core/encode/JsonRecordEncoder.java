@@ -100,6 +100,16 @@ public final class JsonRecordEncoder implements RecordEncoder<Object> {
         json.writeEndObject();
     }
 
+    /**
+     * What a JAXBElement holds, null when it is nil. JAXB marks a nil element nil but leaves it the
+     * value of its text, "", when the element also carries an xsi:type or another attribute: written,
+     * that "" would stand for the nil. A nil element's object of attributes is kept (see the README).
+     */
+    private static Object valueOf(JAXBElement<?> element) {
+        Object value = element.getValue();
+        return element.isNil() && value != null && !JaxbProperties.isBound(value.getClass()) ? null : value;
+    }
+
     /** An xs:IDREF (or a list of them) as the ID it names, not the object JAXB resolved it to. */
     private static void writeReference(JsonGenerator json, Object value) throws IOException {
         if (value instanceof Collection<?> items) {
@@ -109,7 +119,7 @@ public final class JsonRecordEncoder implements RecordEncoder<Object> {
             }
             json.writeEndArray();
         } else if (value instanceof JAXBElement<?> element) {
-            writeReference(json, element.getValue());
+            writeReference(json, valueOf(element));
         } else if (value == null) {
             json.writeNull();
         } else {
@@ -133,7 +143,7 @@ public final class JsonRecordEncoder implements RecordEncoder<Object> {
                         + " model.path that declare substitutes) declares it, so its name cannot be written; compile the"
                         + " model into one package (model compile --package NAME)");
             }
-            writeValue(json, element.getValue());
+            writeValue(json, valueOf(element));
         } else if (value instanceof Collection<?> items) {
             json.writeStartArray();
             for (Object item : items) {
@@ -237,7 +247,7 @@ public final class JsonRecordEncoder implements RecordEncoder<Object> {
             }
             json.writeEndArray();
         } else if (value instanceof JAXBElement<?> element) {
-            writeValue(json, element.getValue());
+            writeValue(json, valueOf(element));
         } else if (JaxbProperties.isBound(value.getClass())) {
             writeObject(json, value);
         } else if (value instanceof Element dom) {

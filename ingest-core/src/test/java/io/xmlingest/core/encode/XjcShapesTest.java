@@ -61,6 +61,19 @@ class XjcShapesTest {
         assertThat(json(order)).endsWith("\"status\":\"placed\",\"note\":null}");
     }
 
+    /** JAXB leaves such a nil element the "" of its text; written, it stood for the nil without a word. */
+    @Test
+    void aNilElementWithAnXsiTypeOrAnotherAttributeIsStillNull() throws Exception {
+        for (String note : new String[] {"<note xsi:type='xs:string' xsi:nil='true'/>",
+                "<note xsi:nil='true' xsi:type='xs:string'/>", "<note xsi:nil='true' other='1'/>"}) {
+            XjcStyleOrder order = bind("<order id='A-5' xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance' "
+                    + "xmlns:xs='http://www.w3.org/2001/XMLSchema'><placed>2026-11-22T09:15:00Z</placed>"
+                    + "<status>placed</status>" + note + "</order>");
+
+            assertThat(json(order)).as(note).endsWith("\"status\":\"placed\",\"note\":null}");
+        }
+    }
+
     @Test
     void keysAreTheValueAsWrittenInXml() throws Exception {
         XjcStyleOrder order = bind("<order id='A-4' channel='on-hold'><placed>2026-11-22T09:15:00.5Z</placed>"
