@@ -4,9 +4,12 @@ import io.xmlingest.core.jaxb.JaxbProperties;
 import io.xmlingest.core.jaxb.JaxbProperty;
 import io.xmlingest.core.jaxb.References;
 import jakarta.xml.bind.JAXBElement;
+import jakarta.xml.bind.annotation.XmlList;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Finds required values a bound record lacks. JAXB does not check required elements or
@@ -24,7 +27,7 @@ final class RequiredValues {
      * A reference (xs:IDREF) is only looked for: what it points to is checked where it stands, and
      * following it could go round a loop.
      */
-    private record Plan(List<JaxbProperty> check, List<JaxbProperty> present) {
+    private record Plan(List<JaxbProperty> check, List<JaxbProperty> present, Set<JaxbProperty> lists) {
     }
 
     private static final ClassValue<Plan> PLANS = new ClassValue<>() {
@@ -32,8 +35,12 @@ final class RequiredValues {
         protected Plan computeValue(Class<?> type) {
             List<JaxbProperty> check = new ArrayList<>();
             List<JaxbProperty> present = new ArrayList<>();
+            Set<JaxbProperty> lists = new HashSet<>();
             for (JaxbProperty p : JaxbProperties.of(type)) {
                 Class<?> t = p.field().getType();
+                if (p.field().isAnnotationPresent(XmlList.class)) {
+                    lists.add(p);
+                }
                 if (References.isReference(p)) {
                     if (p.required()) {
                         present.add(p);
@@ -43,7 +50,7 @@ final class RequiredValues {
                     check.add(p);
                 }
             }
-            return new Plan(List.copyOf(check), List.copyOf(present));
+            return new Plan(List.copyOf(check), List.copyOf(present), Set.copyOf(lists));
         }
     };
 
@@ -59,7 +66,9 @@ final class RequiredValues {
         for (JaxbProperty p : plan.check()) {
             // An optional nillable structure arrives wrapped; what it holds has required values of its own.
             Object value = unwrapped(p.get(bean));
-            if (value == null || (value instanceof Collection<?> c && c.isEmpty())) {
+            // An xs:list's value is its items: <lst/> is present, and holds none. JAXB sets the list it read, empty
+            // too, and leaves the field null when the element or attribute is absent.
+            if (value == null || (value instanceof Collection<?> c && c.isEmpty() && !plan.lists().contains(p))) {
                 if (p.required()) {
                     return path(p);
                 }

@@ -138,10 +138,11 @@ public final class JsonSchemaWriter {
             Field f = p.field();
             Map<String, Object> schema = propertySchema(p);
             // The binder rejects a record whose required value is missing or an empty list
-            // (RequiredValues); a primitive field can never be null, so the encoder always writes it.
+            // (RequiredValues), but for an xs:list, whose value may hold no items; a primitive field can
+            // never be null, so the encoder always writes it.
             if (p.required() || f.getType().isPrimitive()) {
                 required.add(p.name());
-                if ("array".equals(schema.get("type"))) {
+                if ("array".equals(schema.get("type")) && !f.isAnnotationPresent(jakarta.xml.bind.annotation.XmlList.class)) {
                     schema.put("minItems", 1);
                 }
             }

@@ -4,7 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xmlingest.core.jaxb.XjcStyleOrder;
 import jakarta.xml.bind.JAXBContext;
+import jakarta.xml.bind.annotation.XmlAccessType;
+import jakarta.xml.bind.annotation.XmlAccessorType;
+import jakarta.xml.bind.annotation.XmlAttribute;
+import jakarta.xml.bind.annotation.XmlElement;
+import jakarta.xml.bind.annotation.XmlList;
+import jakarta.xml.bind.annotation.XmlRootElement;
 import java.io.StringReader;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class RequiredValuesTest {
@@ -36,5 +43,34 @@ class RequiredValuesTest {
                 + "<line sku='L1'><quantity>1</quantity></line></order>");
 
         assertThat(RequiredValues.firstMissing(order)).isEqualTo("line/price");
+    }
+
+    @XmlRootElement(name = "rec")
+    @XmlAccessorType(XmlAccessType.FIELD)
+    static class Lists {
+        @XmlList
+        @XmlElement(required = true)
+        List<Integer> lst;
+        @XmlList
+        @XmlAttribute(required = true)
+        List<String> tags;
+    }
+
+    /** An xs:list's value is its items: an empty one is there, holding none; an absent one is missing. */
+    @Test
+    void aRequiredListThatIsEmptyIsPresentAndOneThatIsAbsentIsMissing() throws Exception {
+        JAXBContext context = JAXBContext.newInstance(Lists.class);
+        java.util.function.Function<String, String> missing = xml -> {
+            try {
+                return RequiredValues.firstMissing(context.createUnmarshaller().unmarshal(new StringReader(xml)));
+            } catch (jakarta.xml.bind.JAXBException e) {
+                throw new IllegalStateException(e);
+            }
+        };
+
+        assertThat(missing.apply("<rec tags=''><lst/></rec>")).isNull();
+        assertThat(missing.apply("<rec tags='a b'><lst> 1 2 </lst></rec>")).isNull();
+        assertThat(missing.apply("<rec tags='a'/>")).isEqualTo("lst");
+        assertThat(missing.apply("<rec><lst/></rec>")).isEqualTo("@tags");
     }
 }

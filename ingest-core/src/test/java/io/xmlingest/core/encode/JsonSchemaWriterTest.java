@@ -57,6 +57,26 @@ class JsonSchemaWriterTest {
         }
     }
 
+    @jakarta.xml.bind.annotation.XmlRootElement(name = "rec")
+    @jakarta.xml.bind.annotation.XmlAccessorType(jakarta.xml.bind.annotation.XmlAccessType.FIELD)
+    static class ListRecord {
+        @jakarta.xml.bind.annotation.XmlList
+        @jakarta.xml.bind.annotation.XmlElement(required = true)
+        List<Integer> lst;
+        @jakarta.xml.bind.annotation.XmlElement(required = true)
+        List<String> item;
+    }
+
+    /** The binder takes an empty xs:list (<lst/>) as present; a required repeated element needs one item. */
+    @Test
+    void aRequiredXsListMayBeEmptyWhereARequiredRepeatedElementMayNot() throws Exception {
+        JsonNode schema = MAPPER.readTree(JsonSchemaWriter.toJson(ListRecord.class));
+
+        assertThat(schema.get("required")).extracting(JsonNode::asText).containsExactly("lst", "item");
+        assertThat(schema.get("properties").get("lst").has("minItems")).isFalse();
+        assertThat(schema.get("properties").get("item").get("minItems").asInt()).isEqualTo(1);
+    }
+
     @Test
     void thePersonSchemaNamesTheClassAndFollowsTheModel() throws Exception {
         JsonNode schema = MAPPER.readTree(JsonSchemaWriter.toJson(Person.class));
