@@ -44,8 +44,9 @@ public final class IngestSettings {
     public static final Setting<List<String>> RECORD_CLASS = Setting.of("record.class",
             SettingType.listOf(SettingType.STRING), List.of("io.xmlingest.sample.persons.Person"),
             "The JAXB class each record is bound to, from the class path or model.path. One per record.element, "
-                    + "or one for all. '-', or an empty value, means no model: records are converted schema-less "
-                    + "(see the README).",
+                    + "or one for all. Where the model declares the element (its @XmlRootElement, or an object "
+                    + "factory's), the class must be that one or of its kind: another is refused at start. '-', or an "
+                    + "empty value, means no model: records are converted schema-less (see the README).",
             v -> v.stream().anyMatch(String::isBlank) ? "an entry is empty; write - for schema-less" : null);
 
     public static final Setting<List<String>> MODEL_PATH = Setting.of("model.path",

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -321,6 +322,35 @@ public final class ElementNames {
 
     /** An element an object factory declares, the head of its substitution group (null if none), and what it holds. */
     record ElementDecl(QName name, QName head, Class<?> type, boolean global) {
+    }
+
+    /**
+     * The classes the model declares {@code element} with, as seen from {@code near}: its own
+     * {@code @XmlRootElement}, the classes the object factories beside it make for that element, and
+     * their {@code @XmlElementDecl}s of it. Empty when the model does not declare the element there.
+     */
+    public static Set<Class<?>> classesDeclaredFor(QName element, Class<?> near) {
+        Set<Class<?>> found = new LinkedHashSet<>();
+        if (element.equals(rootElementOf(near))) {
+            found.add(near);
+        }
+        for (Class<?> registry : registriesOf(near)) {
+            for (ElementDecl d : DECLARATIONS.get(registry)) {
+                if (d.global() && d.name().equals(element) && d.type() != Object.class) {
+                    found.add(d.type());
+                }
+            }
+            try {
+                for (Method m : registry.getDeclaredMethods()) {
+                    if (element.equals(rootElementOf(m.getReturnType()))) {
+                        found.add(m.getReturnType());
+                    }
+                }
+            } catch (LinkageError | TypeNotPresentException e) {
+                // a factory whose types do not all load: what its declarations name is all it tells
+            }
+        }
+        return found;
     }
 
     /** What {@code registry} declares, read once per factory. */

@@ -7,6 +7,7 @@ import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.config.Setting;
 import io.xmlingest.core.encode.RecordKeys;
 import io.xmlingest.core.error.ConfigException;
+import io.xmlingest.core.jaxb.ElementNames;
 import io.xmlingest.core.jaxb.FieldBoundModel;
 import io.xmlingest.core.publish.TopicNames;
 import io.xmlingest.core.jaxb.SubstitutionFactories;
@@ -16,6 +17,7 @@ import jakarta.xml.bind.JAXBException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import javax.xml.namespace.QName;
 import javax.xml.validation.Schema;
 import org.slf4j.Logger;
@@ -70,7 +72,30 @@ public final class RecordModel {
             TopicNames.of(config);
         }
         TransactionalIngestion.checkTimes(config);
-        load(config, aligned(config, IngestSettings.RECORD_CLASS, n, IngestSettings.SCHEMALESS));
+        requireDeclaredAlike(config.get(IngestSettings.RECORD_ELEMENT),
+                load(config, aligned(config, IngestSettings.RECORD_CLASS, n, IngestSettings.SCHEMALESS)));
+    }
+
+    /**
+     * Each record element's class against the class the model itself declares the element with,
+     * where it declares one. Bound to another class, every record is rejected, for content that
+     * class has no place for, and the rejections named record.unmapped.content, not the setting at fault.
+     */
+    private static void requireDeclaredAlike(List<QName> elements, List<Class<?>> classes) {
+        for (int i = 0; i < elements.size(); i++) {
+            Class<?> type = classes.get(i);
+            if (type == null) {
+                continue;
+            }
+            Set<Class<?>> declared = ElementNames.classesDeclaredFor(elements.get(i), type);
+            if (!declared.isEmpty() && declared.stream().noneMatch(d -> d.isAssignableFrom(type) || type.isAssignableFrom(d))) {
+                String key = IngestSettings.RECORD_CLASS.key();
+                throw new ConfigException(key, IngestSettings.RECORD_ELEMENT.key() + " " + elements.get(i)
+                        + " is declared in the model with " + declared.stream().map(Class::getName).toList()
+                        + ", but " + key + " binds it to " + type.getName() + ", which no record of it would fit"
+                        + (elements.size() > 1 ? ": give each record element its class, in the same order" : ""));
+            }
+        }
     }
 
     /** The named classes, loaded from model.path or the class path; null for a schema-less entry. */
@@ -91,6 +116,7 @@ public final class RecordModel {
         List<String> keyNames = aligned(config, IngestSettings.RECORD_KEY, n, "-");
         List<String> topics = aligned(config, IngestSettings.TOPIC, n, null);
         List<Class<?>> loaded = load(config, classes);
+        requireDeclaredAlike(elements, loaded);
         List<Class<?>> bound = loaded.stream().filter(c -> c != null).distinct().toList();
         JAXBContext context = bound.isEmpty() ? null : context(bound);
         if (context != null) {
