@@ -273,6 +273,10 @@ public final class JsonSchemaWriter {
         if (c == Boolean.class || c == boolean.class) {
             return map("type", "boolean");
         }
+        Map<String, Object> ranged = xsdIntegerRange(c, xsdType);
+        if (ranged != null) {
+            return ranged;
+        }
         if (c == Long.class || c == long.class) {
             return integer(Long.MIN_VALUE, Long.MAX_VALUE);
         }
@@ -385,6 +389,30 @@ public final class JsonSchemaWriter {
         return map("anyOf", List.of(value, map("type", "null")));
     }
 
+    /**
+     * The range of an integer type that xjc binds to a wider Java type (an xs:unsignedByte to a
+     * Short, an xs:positiveInteger to a BigInteger): the strict binding holds values to the XML
+     * type's range, so the schema can say it. Null for any other type.
+     */
+    private static Map<String, Object> xsdIntegerRange(Class<?> c, String xsdType) {
+        boolean integral = c == Long.class || c == long.class || c == Integer.class || c == int.class
+                || c == Short.class || c == short.class || c == Byte.class || c == byte.class || c == BigInteger.class;
+        if (!integral || xsdType == null) {
+            return null;
+        }
+        return switch (xsdType) {
+            case "unsignedByte" -> integer(0, 255);
+            case "unsignedShort" -> integer(0, 65_535);
+            case "unsignedInt" -> integer(0, 4_294_967_295L);
+            case "unsignedLong" -> map("type", "integer", "minimum", 0, "maximum", new BigInteger("18446744073709551615"));
+            case "nonNegativeInteger" -> map("type", "integer", "minimum", 0);
+            case "positiveInteger" -> map("type", "integer", "minimum", 1);
+            case "nonPositiveInteger" -> map("type", "integer", "maximum", 0);
+            case "negativeInteger" -> map("type", "integer", "maximum", -1);
+            default -> null;
+        };
+    }
+
     private static Map<String, Object> integer(long min, long max) {
         return map("type", "integer", "minimum", min, "maximum", max);
     }
@@ -454,6 +482,8 @@ public final class JsonSchemaWriter {
             json.writeString(s);
         } else if (value instanceof Long || value instanceof Integer) {
             json.writeNumber(((Number) value).longValue());
+        } else if (value instanceof BigInteger i) {
+            json.writeNumber(i);
         } else if (value instanceof Boolean b) {
             json.writeBoolean(b);
         } else {

@@ -67,6 +67,45 @@ class JsonSchemaWriterTest {
         List<String> item;
     }
 
+    @jakarta.xml.bind.annotation.XmlRootElement(name = "ranges")
+    @jakarta.xml.bind.annotation.XmlAccessorType(jakarta.xml.bind.annotation.XmlAccessType.FIELD)
+    static class Ranges {
+        @jakarta.xml.bind.annotation.XmlSchemaType(name = "unsignedByte")
+        @jakarta.xml.bind.annotation.XmlElement
+        Short ub;
+        @jakarta.xml.bind.annotation.XmlSchemaType(name = "unsignedInt")
+        @jakarta.xml.bind.annotation.XmlElement
+        Long ui;
+        @jakarta.xml.bind.annotation.XmlSchemaType(name = "unsignedLong")
+        @jakarta.xml.bind.annotation.XmlElement
+        BigInteger ul;
+        @jakarta.xml.bind.annotation.XmlSchemaType(name = "positiveInteger")
+        @jakarta.xml.bind.annotation.XmlElement
+        List<BigInteger> pi;
+        @jakarta.xml.bind.annotation.XmlSchemaType(name = "negativeInteger")
+        @jakarta.xml.bind.annotation.XmlElement
+        BigInteger ni;
+        @jakarta.xml.bind.annotation.XmlElement
+        Short plain;
+    }
+
+    /** xjc binds these XML integer types to wider Java types; the strict binding holds them to their own range. */
+    @Test
+    void integerTypesBoundToWiderJavaTypesKeepTheirXmlRange() throws Exception {
+        JsonNode schema = MAPPER.readTree(JsonSchemaWriter.toJson(Ranges.class));
+        JsonNode p = schema.get("properties");
+
+        assertThat(p.get("ub").get("minimum").asLong()).isZero();
+        assertThat(p.get("ub").get("maximum").asLong()).isEqualTo(255);
+        assertThat(p.get("ui").get("maximum").asLong()).isEqualTo(4_294_967_295L);
+        assertThat(p.get("ul").get("maximum").bigIntegerValue()).isEqualTo(new BigInteger("18446744073709551615"));
+        assertThat(p.get("pi").get("items").get("minimum").asInt()).isEqualTo(1);
+        assertThat(p.get("ni").get("maximum").asInt()).isEqualTo(-1);
+        assertThat(p.get("plain").get("minimum").asInt()).isEqualTo(Short.MIN_VALUE);
+        JsonSchema meta = SCHEMAS.getSchema(SchemaLocation.of(JsonSchemaWriter.DIALECT));
+        assertThat(meta.validate(schema)).isEmpty();
+    }
+
     /** The binder takes an empty xs:list (<lst/>) as present; a required repeated element needs one item. */
     @Test
     void aRequiredXsListMayBeEmptyWhereARequiredRepeatedElementMayNot() throws Exception {
