@@ -55,6 +55,16 @@ public final class RecordElements {
         return false;
     }
 
+    /** Whether a record element's local name is this one but for upper and lower case ({@code Payment}, {@code payment}). */
+    public boolean hasLocalNameButForCase(String localName) {
+        for (String l : localNames) {
+            if (!l.equals(localName) && l.equalsIgnoreCase(localName)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public String toString() {
         return names.size() == 1 ? names.get(0).toString() : names.toString();

@@ -315,7 +315,8 @@ public final class StaxRecordSplitter implements RecordSplitter {
                         if (index >= 0 && cursor.getDepth() == recordDepth) {
                             notePassedOver();
                         }
-                        if (index < 0 && nearMiss == null && recordElements.hasLocalName(cursor.getLocalName())) {
+                        if (index < 0 && nearMiss == null && (recordElements.hasLocalName(cursor.getLocalName())
+                                || recordElements.hasLocalNameButForCase(cursor.getLocalName()))) {
                             nearMiss = cursor.getName().toString();
                             nearMissLine = cursor.getLocation().getLineNumber();
                             nearMissColumn = cursor.getLocation().getColumnNumber();
@@ -337,8 +338,10 @@ public final class StaxRecordSplitter implements RecordSplitter {
                 }
             }
             if (nearMiss != null && index < 0) {
+                String why = recordElements.hasLocalName(QName.valueOf(nearMiss).getLocalPart())
+                        ? "a namespace is part of the name" : "names differ in upper and lower case";
                 throw new FileFailedException("the file holds no " + recordElements + " record, but it has " + nearMiss
-                        + " elements: a namespace is part of the name, so record.element=" + nearMiss
+                        + " elements: " + why + ", so record.element=" + nearMiss
                         + " would take those", ErrorLocation.ofFile(fileName).withPosition(nearMissLine,
                         nearMissColumn, -1), IngestSettings.RECORD_ELEMENT.key(), null);
             }

@@ -221,6 +221,14 @@ class StaxRecordSplitterTest {
                         + "[file test.xml, line 2, column 3] (setting: record.element)");
             });
         }
+        // Names are case-sensitive too: a record element in the wrong case is named, not a repeated line of the records.
+        try (var s = splitter("<root xmlns='urn:test'>\n  <Item><l/><l/></Item>\n  <Item id='2'/>\n</root>", ITEM)) {
+            assertThatThrownBy(s::next).isInstanceOfSatisfying(FileFailedException.class, e -> {
+                assertThat(e.getMessage()).isEqualTo("the file holds no {urn:test}item record, but it has {urn:test}Item "
+                        + "elements: names differ in upper and lower case, so record.element={urn:test}Item would take "
+                        + "those [file test.xml, line 2, column 3] (setting: record.element)");
+            });
+        }
         // A file without such records is just empty, and one that has them may hold the other kind too.
         try (var s = splitter("<root xmlns='urn:test' xmlns:o='urn:other'><item>a</item><o:item/></root>", ITEM)) {
             assertThat(s.next()).isTrue();
