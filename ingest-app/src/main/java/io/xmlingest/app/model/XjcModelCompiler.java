@@ -126,6 +126,10 @@ public final class XjcModelCompiler {
                 throw new IOException("refusing to fetch " + systemId + ": schemas are compiled from local files "
                         + "only; download it and point schemaLocation at the copy");
             }
+            if (systemId != null && missingFile(systemId) != null) {
+                // Thrown here, it is reported at the include or import that names it; left to xjc, without a position.
+                throw new IOException("the schema it names, " + missingFile(systemId) + ", does not exist");
+            }
             return null;
         });
         if (packageName != null) {
@@ -218,6 +222,16 @@ public final class XjcModelCompiler {
         }
     }
 
+    /** The local file a file: URI names when it does not exist; null otherwise. */
+    private static Path missingFile(String systemId) {
+        try {
+            Path file = Path.of(java.net.URI.create(systemId));
+            return Files.exists(file) ? null : file;
+        } catch (IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
+            return null;
+        }
+    }
+
     /** Keeps the first error: later ones tend to follow from it. */
     private static final class Errors implements ErrorListener {
         private SAXParseException first;
@@ -242,9 +256,18 @@ public final class XjcModelCompiler {
         public void info(SAXParseException e) {
         }
 
+        /** A file: URI as the path it names (file:///tmp/a.xsd as /tmp/a.xsd); any other as it is. */
+        private static String shown(String systemId) {
+            try {
+                return systemId.startsWith("file:") ? Path.of(java.net.URI.create(systemId)).toString() : systemId;
+            } catch (IllegalArgumentException e) {
+                return systemId;
+            }
+        }
+
         void throwFirst() {
             if (first != null) {
-                String file = first.getSystemId() == null ? "schema" : first.getSystemId().replaceFirst("^file:", "");
+                String file = first.getSystemId() == null ? "schema" : shown(first.getSystemId());
                 throw new ConfigException("--xsd", file + ", line " + first.getLineNumber() + ", column "
                         + first.getColumnNumber() + ": " + first.getMessage());
             }

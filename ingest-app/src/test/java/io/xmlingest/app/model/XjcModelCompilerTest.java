@@ -85,6 +85,20 @@ class XjcModelCompilerTest {
         assertThat(dir.resolve("m.jar")).doesNotExist();
     }
 
+    /** Before, the error named neither the schema nor the line that names the missing one (line -1, column -1). */
+    @Test
+    void aMissingLocalSchemaIsNamedWithTheIncludeThatNamesIt() throws Exception {
+        Path importing = Files.writeString(dir.resolve("importing.xsd"), XS
+                + "  <xs:include schemaLocation='sub/missing.xsd'/>\n"
+                + "  <xs:element name='item' type='xs:string'/>\n</xs:schema>\n");
+
+        assertThatThrownBy(() -> XjcModelCompiler.compile(List.of(importing), null, dir.resolve("m.jar")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith(importing.toAbsolutePath() + ", line 2, column")
+                .hasMessageContaining("the schema it names, " + dir.resolve("sub/missing.xsd").toAbsolutePath()
+                        + ", does not exist");
+    }
+
     @Test
     void aSchemaLocationOnTheNetworkIsRefusedNotFetched() throws Exception {
         Path remote = Files.writeString(dir.resolve("remote.xsd"), XS

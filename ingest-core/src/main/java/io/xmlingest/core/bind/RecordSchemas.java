@@ -45,6 +45,26 @@ public final class RecordSchemas {
             factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
             factory.setProperty(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "file");
             factory.setProperty(XMLConstants.ACCESS_EXTERNAL_DTD, "");
+            factory.setErrorHandler(new org.xml.sax.ErrorHandler() {
+                @Override
+                public void warning(SAXParseException e) throws SAXException {
+                    // A schema an include or import names that cannot be read is only a warning to the factory, which
+                    // then reports the names it lacks, far from the cause, or none at all.
+                    if (String.valueOf(e.getMessage()).startsWith("schema_reference.4")) {
+                        throw e;
+                    }
+                }
+
+                @Override
+                public void error(SAXParseException e) throws SAXException {
+                    throw e;
+                }
+
+                @Override
+                public void fatalError(SAXParseException e) throws SAXException {
+                    throw e;
+                }
+            });
             return factory.newSchema(sources);
         } catch (SAXParseException e) {
             throw new ConfigException(key, key + ": schema " + e.getSystemId() + " line " + e.getLineNumber()

@@ -60,8 +60,9 @@ public final class RecordModel {
 
     /**
      * Checks what {@link #of} checks of the record settings without building the model (no JAXB
-     * context, no schema): record.class, record.key and, when set, topic against record.element,
-     * that each record.class loads and is a JAXB class, that each topic has one use, and
+     * context): record.class, record.key and, when set, topic against record.element,
+     * that each record.class loads and is a JAXB class and the one the model declares its element with,
+     * that record.schema compiles and declares the elements, that each topic has one use, and
      * commit.interval.ms against the transaction timeout. For commands that only show the settings.
      */
     public static void check(IngestConfig config) {
@@ -72,8 +73,23 @@ public final class RecordModel {
             TopicNames.of(config);
         }
         TransactionalIngestion.checkTimes(config);
-        requireDeclaredAlike(config.get(IngestSettings.RECORD_ELEMENT),
-                load(config, aligned(config, IngestSettings.RECORD_CLASS, n, IngestSettings.SCHEMALESS)));
+        List<Class<?>> loaded = load(config, aligned(config, IngestSettings.RECORD_CLASS, n, IngestSettings.SCHEMALESS));
+        requireDeclaredAlike(config.get(IngestSettings.RECORD_ELEMENT), loaded);
+        schema(config, loaded);
+    }
+
+    /** The compiled record.schema, null when none is set; checked against the classes and elements. */
+    private static Schema schema(IngestConfig config, List<Class<?>> loaded) {
+        Schema schema = RecordSchemas.compile(config.get(IngestSettings.RECORD_SCHEMA));
+        if (schema != null && loaded.contains(null)) {
+            throw new ConfigException(IngestSettings.RECORD_SCHEMA.key(), IngestSettings.RECORD_SCHEMA.key()
+                    + " validates records as JAXB binds them, and a record.class entry is " + IngestSettings.SCHEMALESS
+                    + " (schema-less); give every record element a class, or leave record.schema empty");
+        }
+        if (schema != null) {
+            config.get(IngestSettings.RECORD_ELEMENT).forEach(e -> RecordSchemas.requireDeclared(schema, e));
+        }
+        return schema;
     }
 
     /**
@@ -122,15 +138,7 @@ public final class RecordModel {
         if (context != null) {
             FieldBoundModel.check(context);
         }
-        Schema schema = RecordSchemas.compile(config.get(IngestSettings.RECORD_SCHEMA));
-        if (schema != null && loaded.contains(null)) {
-            throw new ConfigException(IngestSettings.RECORD_SCHEMA.key(), IngestSettings.RECORD_SCHEMA.key()
-                    + " validates records as JAXB binds them, and a record.class entry is " + IngestSettings.SCHEMALESS
-                    + " (schema-less); give every record element a class, or leave record.schema empty");
-        }
-        if (schema != null) {
-            elements.forEach(e -> RecordSchemas.requireDeclared(schema, e));
-        }
+        Schema schema = schema(config, loaded);
         List<RecordType> types = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             String keyName = "-".equals(keyNames.get(i)) ? null : keyNames.get(i);

@@ -161,6 +161,19 @@ class FanOutTest {
         assertThatThrownBy(() -> RecordModel.of(config("record.schema", dir.resolve("missing.xsd").toString())))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("cannot read schema file");
+        // config checks the same: it passed both.
+        assertThatThrownBy(() -> RecordModel.check(config("record.schema", dir.resolve("missing.xsd").toString())))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("cannot read schema file");
+        // A schema it imports that is missing is named at the import: before, the factory passed over it and named
+        // the types it then lacked, far from the cause.
+        Path importing = Files.writeString(dir.resolve("importing.xsd"), "<xs:schema xmlns:xs=\"http://www.w3.org/2001/"
+                + "XMLSchema\" xmlns:c=\"urn:c\">\n  <xs:import namespace=\"urn:c\" schemaLocation=\"gone/c.xsd\"/>\n"
+                + "  <xs:element name=\"x\" type=\"c:T\"/>\n</xs:schema>\n");
+        assertThatThrownBy(() -> RecordModel.check(config("record.schema", importing.toString())))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("importing.xsd line 2")
+                .hasMessageContaining("Failed to read schema document 'gone/c.xsd'");
     }
 
     /** Before, such a schema was taken, and every record of the element it lacks was rejected, one at a time. */
