@@ -1,5 +1,8 @@
 package io.xmlingest.app.worker;
 
+import io.xmlingest.app.AppSettings;
+import io.xmlingest.core.error.ConfigException;
+import io.xmlingest.core.error.IoProblems;
 import io.xmlingest.core.split.CompressedInput;
 import io.xmlingest.core.split.FileNames;
 import java.io.IOException;
@@ -69,7 +72,8 @@ final class Inbox {
             deleteAbandonedCopies(done);
             deleteAbandonedCopies(failed);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot prepare the inbox " + dir.toAbsolutePath(), e);
+            throw new ConfigException(AppSettings.INBOX_DIR.key(), "cannot prepare the inbox " + dir.toAbsolutePath()
+                    + " (its processing/, done/, failed/ and sharded/ folders): " + IoProblems.why(e));
         }
     }
 
@@ -408,7 +412,8 @@ final class Inbox {
                     identity.encode());
             Files.deleteIfExists(legacyMarker(claimed));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + sidecar, e);
+            // A full disk, say: not the file's fault, and nothing of it is published yet.
+            throw unavailable("cannot write", sidecar, e);
         }
     }
 
@@ -469,8 +474,20 @@ final class Inbox {
      * has no room left for a suffix): a crash mid-write leaves only the tmp, which nothing reads.
      */
     private static void writeWhole(Path sidecar, Path tmp, String text) throws IOException {
-        Files.writeString(tmp, text, StandardCharsets.UTF_8);
-        Files.move(tmp, sidecar, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        try {
+            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            Files.move(tmp, sidecar, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            deleteQuietly(tmp); // a full disk must not leave it behind for good
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            // nothing reads it: it is left
+        }
     }
 
     Path toDone(Path claimed, String fileId, String reportJson) {
@@ -582,12 +599,12 @@ final class Inbox {
         for (int attempt = 0; attempt < 3; attempt++) {
             Path tmp = processing.getParent().resolve(".hold-" + UUID.randomUUID() + ".tmp");
             try {
-                Files.writeString(tmp, me, StandardCharsets.UTF_8);
                 try {
+                    Files.writeString(tmp, me, StandardCharsets.UTF_8);
                     Files.createLink(hold, tmp);
                     return Optional.empty();
                 } finally {
-                    Files.deleteIfExists(tmp);
+                    deleteQuietly(tmp);
                 }
             } catch (FileAlreadyExistsException e) {
                 Optional<Path> holder = holder(fileId);
@@ -597,7 +614,7 @@ final class Inbox {
                     return holder.filter(h -> !h.equals(claimed)); // this claim's own, since before a restart: held
                 }
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot write " + hold, e);
+                throw unavailable("cannot write", hold, e);
             }
         }
         return heldElsewhere(claimed, fileId);

@@ -198,8 +198,14 @@ public final class Worker implements Runnable {
         checks.put("kafka", kafkaUp ? "UP" : "DOWN: " + (connected ? trouble
                 : unanswered != null ? kafkaAt() + " " + unanswered : kafkaProblem));
         String away = inboxProblem;
-        boolean inboxUp = away == null && Files.isDirectory(inbox.dir());
-        checks.put("inbox", inboxUp ? "UP" : "DOWN: " + (away != null ? away : inbox.dir() + " is not a directory"));
+        if (away == null && !Files.isDirectory(inbox.dir())) {
+            away = inbox.dir() + " is not a directory";
+        } else if (away == null && !(Files.isReadable(inbox.dir()) && Files.isWritable(inbox.dir()))) {
+            // Found at once, where a file in hand would find it only as it moved on.
+            away = inbox.dir() + " cannot be read and written by this worker (permission denied)";
+        }
+        boolean inboxUp = away == null;
+        checks.put("inbox", inboxUp ? "UP" : "DOWN: " + away);
         checks.put("worker", fatal == null ? "UP" : "DOWN: " + fatal);
         boolean live = fatal == null && stopped.getCount() > 0;
         return new Health(live, live && kafkaUp && inboxUp, checks);

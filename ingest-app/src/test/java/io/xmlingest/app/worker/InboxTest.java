@@ -50,7 +50,7 @@ class InboxTest {
         for (Runnable look : List.<Runnable>of(inbox::unfinished, inbox::claimNext, inbox::prepareAgain,
                 () -> inbox.toDone(a, SHA, "{}"))) {
             assertThatThrownBy(look::run).isInstanceOf(InboxUnavailableException.class)
-                    .hasMessage("cannot list the inbox " + in.toAbsolutePath() + ": does not exist");
+                    .hasMessage("cannot list the inbox " + in.toAbsolutePath() + ": no such file or directory");
         }
         assertThat(in).as("a mount point's folder is not written to").doesNotExist();
 
@@ -77,6 +77,32 @@ class InboxTest {
         assertThat(abandoned).doesNotExist();
         assertThat(underWay).as("another worker's copy, under way").exists();
         assertThat(file).exists();
+    }
+
+    /** At start, an inbox that cannot be prepared is a setting to fix (exit 2), not a crash. */
+    @Test
+    void anInboxThatCannotBePreparedAtStartNamesTheSetting() throws IOException {
+        Path notADirectory = Files.writeString(dir.resolve("inbox"), "a file");
+        assertThatThrownBy(() -> new Inbox(notADirectory, "w1", 0, Clock.systemUTC()))
+                .isInstanceOf(io.xmlingest.core.error.ConfigException.class)
+                .hasMessageStartingWith("cannot prepare the inbox " + notADirectory.toAbsolutePath())
+                .hasMessageEndingWith("(setting: inbox.dir)");
+    }
+
+    /** A full disk, say: the worker then waits, unready, rather than stop on a file that did nothing wrong. */
+    @Test
+    void aSidecarThatCannotBeWrittenIsTheInboxsTroubleNotTheFiles() throws IOException {
+        Inbox inbox = inbox();
+        Path a = claimed(inbox, "a.xml");
+        Path inTheWay = Files.createDirectories(a.resolveSibling(".a.xml.identity.tmp").resolve("in-the-way"));
+
+        assertThatThrownBy(() -> inbox.recordIdentity(a, new RecordedIdentity(SHA, 10, FileTime.fromMillis(0))))
+                .isInstanceOf(InboxUnavailableException.class)
+                .hasMessageStartingWith("cannot write " + a.resolveSibling(".a.xml.identity").toAbsolutePath());
+        Files.delete(inTheWay);
+        Files.delete(inTheWay.getParent());
+        inbox.recordIdentity(a, new RecordedIdentity(SHA, 10, FileTime.fromMillis(0)));
+        assertThat(names(a.getParent())).containsExactly(".a.xml.identity", "a.xml");
     }
 
     @Test

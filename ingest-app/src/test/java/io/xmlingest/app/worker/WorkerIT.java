@@ -662,7 +662,7 @@ class WorkerIT {
             Health away = w.worker().health();
             assertThat(away.ready()).isFalse();
             assertThat(away.live()).as("still live: a restart would find the same inbox").isTrue();
-            assertThat(away.checks().get("inbox")).startsWith("DOWN: cannot list").contains(in.toString(), "does not exist");
+            assertThat(away.checks().get("inbox")).startsWith("DOWN: cannot list").contains(in.toString(), "no such file or directory");
             // Looked at again every second meanwhile: warned of once, not at every look.
             Thread.sleep(2500);
             assertThat(log.list.stream().filter(e -> e.getFormattedMessage().contains("takes no file until it can")))
