@@ -131,6 +131,39 @@ class CommandLineIT {
         }
     }
 
+    /** Before, a run stopped by Kafka mid-file printed nothing, though records of it were in the topic. */
+    @Test
+    void aRunThatLosesKafkaSaysWhatItPublishedBeforeItStops() throws Exception {
+        DatagenCommand.generate(dir.resolve("first.xml"), 500, 5);
+        DatagenCommand.generate(dir.resolve("second.xml"), 100_000, 6);
+        DatagenCommand.generate(dir.resolve("third.xml"), 10, 7);
+        Process ingest;
+        BufferedReader stdout;
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(dir.resolve("lost-data"), "127.0.0.1", 0)) {
+            ingest = new ProcessBuilder(AppProcess.javaBin(), "-jar", AppProcess.appJar(), "ingest", "first.xml",
+                    "second.xml", "third.xml", "--topic", "lost", "--bootstrap-servers", broker.bootstrapServers(),
+                    "-s", "kafka.delivery.timeout.ms=10000")
+                    .directory(dir.toFile()).redirectError(dir.resolve("ingest.err").toFile()).start();
+            stdout = new BufferedReader(new InputStreamReader(ingest.getInputStream(), StandardCharsets.UTF_8));
+            BufferedReader lines = stdout;
+            String first = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return lines.readLine();
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }).get(3, TimeUnit.MINUTES);
+            assertThat(first).as(Files.readString(dir.resolve("ingest.err"))).startsWith("first.xml: 500 records");
+        }
+        assertThat(ingest.waitFor(3, TimeUnit.MINUTES)).isTrue();
+        List<String> rest = stdout.lines().toList();
+        String err = Files.readString(dir.resolve("ingest.err"));
+        assertThat(ingest.exitValue()).as(err).isEqualTo(4);
+        assertThat(rest).as(err).hasSize(2);
+        assertThat(rest.get(0)).startsWith("second.xml: NOT FINISHED: ").contains("acknowledged by Kafka before the run stopped");
+        assertThat(rest.get(1)).startsWith("total: 3 files, 0 failed, ").endsWith(", 1 not read");
+    }
+
     @Test
     void aSecondBrokerInOneJvmIsRefusedAndTheFirstKeepsItsDirectory() throws Exception {
         Path data = dir.resolve("shared-data");

@@ -63,7 +63,8 @@ final class IngestCommand implements Callable<Integer> {
             Listener listener = new Listener(progress && System.console() != null);
             IngestionPipeline pipeline = IngestionPipeline.create(kafka.config(), model, publisher, listener);
             Map<String, Path> seen = new HashMap<>();
-            for (Path file : files) {
+            for (int i = 0; i < files.size(); i++) {
+                Path file = files.get(i);
                 listener.startFile();
                 try {
                     FileSummary s = pipeline.ingest(file);
@@ -83,17 +84,32 @@ final class IngestCommand implements Callable<Integer> {
                     records += listener.acknowledged;
                     rejected += listener.rejected;
                     LOG.error("file failed: {}", e.getMessage());
-                    System.out.println(file + ": FAILED: " + e.getMessage() + "; " + listener.sofar());
+                    System.out.println(file + ": FAILED: " + e.getMessage() + "; " + listener.sofar("it failed"));
+                } catch (RuntimeException e) {
+                    // Kafka away (exit 4) or refusing: the run stops, but what it published is said first, as for a
+                    // failed file; before, a stop mid-file printed nothing of the records already in the topic.
+                    records += listener.acknowledged;
+                    rejected += listener.rejected;
+                    System.out.println(file + ": NOT FINISHED: " + e.getMessage() + "; "
+                            + listener.sofar("the run stopped"));
+                    total(files.size(), failed, records, rejected, started, files.size() - i - 1);
+                    throw e;
                 }
             }
         }
-        if (files.size() > 1) {
-            double seconds = (System.nanoTime() - started) / 1e9;
-            System.out.printf(Locale.ROOT,
-                    "total: %d files, %d failed, %d records published, %d rejected, %.1f s, %.0f records/s%n",
-                    files.size(), failed, records, rejected, seconds, records / Math.max(seconds, 1e-9));
-        }
+        total(files.size(), failed, records, rejected, started, 0);
         return failed > 0 ? ExitCodes.FILE_FAILED : rejected > 0 ? ExitCodes.RECORDS_REJECTED : ExitCodes.OK;
+    }
+
+    private static void total(int files, long failed, long records, long rejected, long started, int notRead) {
+        if (files < 2) {
+            return;
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        System.out.printf(Locale.ROOT,
+                "total: %d files, %d failed, %d records published, %d rejected, %.1f s, %.0f records/s%s%n",
+                files, failed, records, rejected, seconds, records / Math.max(seconds, 1e-9),
+                notRead == 0 ? "" : ", " + notRead + " not read");
     }
 
     static String describe(FileSummary s) {
@@ -125,10 +141,10 @@ final class IngestCommand implements Callable<Integer> {
             rejected = 0;
         }
 
-        String sofar() {
-            String published = acknowledged == 0 ? "no record of it was acknowledged by Kafka before it failed"
-                    : acknowledged + " records of it were acknowledged by Kafka before it failed (the highest record "
-                    + "index " + lastAcknowledged + ")";
+        String sofar(String before) {
+            String published = acknowledged == 0 ? "no record of it was acknowledged by Kafka before " + before
+                    : acknowledged + " records of it were acknowledged by Kafka before " + before + " (the highest "
+                    + "record index " + lastAcknowledged + ")";
             return published + ", " + rejected + " rejected";
         }
 
