@@ -133,6 +133,17 @@ public final class KafkaClientKeys {
                         : e.getMessage();
             }
         }
+        if (known && "sasl.jaas.config".equals(key)) {
+            // A password to Kafka's definitions, so no check there: the clients parse it only as they connect, and
+            // then fail without naming it, which the worker took for Kafka away and retried for ever.
+            try {
+                org.apache.kafka.common.security.JaasContext.loadClientContext(
+                        Map.of(key, new org.apache.kafka.common.config.types.Password(value)));
+            } catch (IllegalArgumentException e) {
+                // Its message quotes parts of the text, which may hold the password.
+                return "not a valid JAAS configuration (LoginModuleClass FLAG key=\"value\" ...;), as Kafka reads it";
+            }
+        }
         if (!known) {
             Set<String> all = new TreeSet<>();
             DECLARED.values().forEach(def -> all.addAll(def.names()));

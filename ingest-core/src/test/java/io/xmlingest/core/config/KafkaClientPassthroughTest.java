@@ -143,6 +143,21 @@ class KafkaClientPassthroughTest {
                 .hasMessageStartingWith("invalid setting test.db.user='sam' (flag): too short");
     }
 
+    /**
+     * Kafka parses the JAAS text only as a client connects, and then fails without naming it: the
+     * worker took that for Kafka away and retried for ever. Refused at start now, without its secret.
+     */
+    @Test
+    void aJaasConfigurationKafkaCannotReadIsRefusedAtStartWithoutShowingIt() {
+        assertThatThrownBy(() -> IngestConfig.resolve(IngestSettings.ALL, Map.of(), Map.of(),
+                Map.of("kafka.client.sasl.jaas.config", "garbage password=\"s3cr3t\"")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("kafka.client.sasl.jaas.config=[hidden]")
+                .hasMessageContaining("not a valid JAAS configuration")
+                .hasMessageNotContaining("s3cr3t");
+        assertThat(KafkaClientKeys.check("sasl.jaas.config", JAAS)).isNull();
+    }
+
     @Test
     void theFamilyKeepsItsMembersThroughWith() {
         IngestConfig c = IngestConfig.resolve(IngestSettings.ALL, Map.of(),
