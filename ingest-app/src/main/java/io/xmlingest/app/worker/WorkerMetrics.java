@@ -8,6 +8,7 @@ import io.xmlingest.core.error.RecordRejectedException;
 import io.xmlingest.core.pipeline.IngestListener;
 import io.xmlingest.core.pipeline.PhaseTimes;
 import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
@@ -55,6 +56,14 @@ final class WorkerMetrics implements IngestListener {
     /** @param waiting files in hand that wait for another worker's copy of their content, by name */
     WorkerMetrics(long progressIntervalMillis, BooleanSupplier kafkaUp, Supplier<Map<String, Double>> waiting) {
         this.progressIntervalNanos = progressIntervalMillis * 1_000_000;
+        // Every documented series from the start, at 0: an alert on rate(...{outcome="failed"}) has nothing to work
+        // on while a series is absent, and it would be absent until the first failure.
+        for (String outcome : List.of("completed", "failed", "already_ingested", "refused", "stopped")) {
+            files.labels(outcome);
+        }
+        for (String phase : List.of("identify", "scan", "bind", "serialize", "publish")) {
+            phases.labels(phase);
+        }
         registry.gauge("xmlingest_kafka_up", "1 while the worker has a working Kafka session.",
                 () -> kafkaUp.getAsBoolean() ? 1 : 0);
         registry.gauge("xmlingest_file_progress_ratio", "Fraction of the bytes of the file in hand that are read.",
