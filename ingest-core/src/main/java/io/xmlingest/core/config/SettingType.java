@@ -28,7 +28,9 @@ public interface SettingType<T> {
             try {
                 return Integer.valueOf(text.replace("_", ""));
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("not a whole number");
+                throw new IllegalArgumentException(wholeButTooLarge(text)
+                        ? "out of range (" + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE + ")"
+                        : "not a whole number");
             }
         }
     };
@@ -39,7 +41,9 @@ public interface SettingType<T> {
             try {
                 return Long.valueOf(text.replace("_", ""));
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("not a whole number");
+                throw new IllegalArgumentException(wholeButTooLarge(text)
+                        ? "out of range (" + Long.MIN_VALUE + " to " + Long.MAX_VALUE + ")"
+                        : "not a whole number");
             }
         }
     };
@@ -70,7 +74,12 @@ public interface SettingType<T> {
             }
             try {
                 return Math.multiplyExact(Long.parseLong(t), unit);
-            } catch (NumberFormatException | ArithmeticException e) {
+            } catch (ArithmeticException e) {
+                throw new IllegalArgumentException("out of range (at most " + Long.MAX_VALUE + " bytes)");
+            } catch (NumberFormatException e) {
+                if (wholeButTooLarge(t)) {
+                    throw new IllegalArgumentException("out of range (at most " + Long.MAX_VALUE + " bytes)");
+                }
                 throw new IllegalArgumentException("not a byte count (examples: 1048576, 512KiB, 4MiB, 1GiB)");
             }
         }
@@ -154,5 +163,10 @@ public interface SettingType<T> {
                 return out.toString();
             }
         };
+    }
+
+    /** Digits alone, with a sign perhaps, yet no number of the type: a range to state, not a format to explain. */
+    private static boolean wholeButTooLarge(String text) {
+        return text.replace("_", "").trim().matches("[+-]?[0-9]+");
     }
 }

@@ -44,6 +44,11 @@ class IngestConfigTest {
                 .hasMessageContaining("kafka.compression.type").hasMessageContaining("lz4");
         assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("page.max.bytes", "lots")))
                 .hasMessageContaining("page.max.bytes").hasMessageContaining("byte count");
+        // A number too large for its type is out of range; it was "not a whole number".
+        assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("page.max.records", "99999999999")))
+                .hasMessageContaining("out of range (-2147483648 to 2147483647)");
+        assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("page.max.bytes", "99999999999GiB")))
+                .hasMessageContaining("out of range (at most 9223372036854775807 bytes)");
     }
 
     @Test
