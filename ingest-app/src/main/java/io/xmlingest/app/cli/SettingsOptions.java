@@ -57,7 +57,8 @@ public final class SettingsOptions {
         try (Reader r = Files.newBufferedReader(configFile)) {
             p.load(r);
         } catch (IOException e) {
-            throw new ConfigException("--config", "cannot read config file " + configFile + ": " + e.getMessage());
+            throw new ConfigException("--config", "cannot read config file " + configFile.toAbsolutePath() + ": "
+                    + io.xmlingest.core.error.IoProblems.why(e));
         }
         Map<String, String> values = new LinkedHashMap<>();
         p.stringPropertyNames().forEach(k -> values.put(k, p.getProperty(k)));
