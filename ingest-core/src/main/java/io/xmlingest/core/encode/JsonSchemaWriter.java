@@ -140,7 +140,8 @@ public final class JsonSchemaWriter {
             // The binder rejects a record whose required value is missing or an empty list
             // (RequiredValues), but for an xs:list, whose value may hold no items; a primitive field can
             // never be null, so the encoder always writes it.
-            if (p.required() || f.getType().isPrimitive()) {
+            // So is an attribute with a schema default or fixed value: absent, it is written with that value.
+            if (p.required() || f.getType().isPrimitive() || p.absent() != null) {
                 required.add(p.name());
                 if ("array".equals(schema.get("type")) && !f.isAnnotationPresent(jakarta.xml.bind.annotation.XmlList.class)) {
                     schema.put("minItems", 1);
@@ -290,7 +291,8 @@ public final class JsonSchemaWriter {
             return integer(Byte.MIN_VALUE, Byte.MAX_VALUE);
         }
         if (c == BigDecimal.class) {
-            return map("type", "number");
+            return map("type", "number", "description", "an xs:decimal, exact, with its digits and scale: read it "
+                    + "as a decimal, not a double, which keeps about 16 digits");
         }
         if (c == BigInteger.class) {
             return map("type", "integer");

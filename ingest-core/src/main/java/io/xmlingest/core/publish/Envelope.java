@@ -1,5 +1,7 @@
 package io.xmlingest.core.publish;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -14,7 +16,8 @@ import java.util.Map;
  */
 public record Envelope(String topic, byte[] key, byte[] value, Map<String, String> headers, Integer partition) {
     public Envelope {
-        headers = Map.copyOf(headers);
+        // In order, as documented: Map.copyOf's order changes from one JVM to the next.
+        headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
     }
 
     /** A message that goes to the partition of its key. */

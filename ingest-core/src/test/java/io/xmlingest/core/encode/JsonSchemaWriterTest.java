@@ -106,6 +106,20 @@ class JsonSchemaWriterTest {
         assertThat(meta.validate(schema)).isEmpty();
     }
 
+    /** Written with its default when absent, such an attribute is in every value; a decimal says how to read it. */
+    @Test
+    void anAttributeWithADefaultIsRequiredAndADecimalSaysItIsExact() throws Exception {
+        JsonNode schema = MAPPER.readTree(JsonSchemaWriter.toJson(io.xmlingest.core.jaxb.XjcStyleOrder.class));
+
+        assertThat(texts(schema.get("required"))).contains("priority", "channel");
+        assertThat(schema.at("/properties/total/description").asText()).contains("not a double");
+        JsonSchema validator = SCHEMAS.getSchema(JsonSchemaWriter.toJson(io.xmlingest.core.jaxb.XjcStyleOrder.class));
+        JsonNode written = MAPPER.readTree(XjcShapesTest.json(XjcShapesTest.bind("<order id='A-2'>"
+                + "<placed>2026-11-22T09:15:00Z</placed><status>placed</status><total>1</total></order>")));
+        assertThat(written.has("priority")).isTrue();
+        assertThat(validator.validate(written)).isEmpty();
+    }
+
     /** The binder takes an empty xs:list (<lst/>) as present; a required repeated element needs one item. */
     @Test
     void aRequiredXsListMayBeEmptyWhereARequiredRepeatedElementMayNot() throws Exception {
