@@ -82,14 +82,21 @@ final class Inbox {
      * files are still in processing/ and are moved again. One written to within the hour may be another
      * worker's, under way.
      */
-    private void deleteAbandonedCopies(Path folder) throws IOException {
+    private void deleteAbandonedCopies(Path folder) {
+        // Tidying only: nothing here may stop a start (another worker may rename its copy while this one looks).
         try (DirectoryStream<Path> copies = Files.newDirectoryStream(folder, ".*.moving")) {
             for (Path copy : copies) {
-                if (clock.millis() - Files.getLastModifiedTime(copy).toMillis() > ABANDONED_COPY_MILLIS) {
-                    Files.deleteIfExists(copy);
-                    LOG.info("deleted {}, a copy into {} that a stopped worker left unfinished", copy, folder);
+                try {
+                    if (clock.millis() - Files.getLastModifiedTime(copy).toMillis() > ABANDONED_COPY_MILLIS) {
+                        Files.deleteIfExists(copy);
+                        LOG.info("deleted {}, a copy into {} that a stopped worker left unfinished", copy, folder);
+                    }
+                } catch (IOException e) {
+                    LOG.warn("cannot delete {}, a copy a stopped worker may have left: {}", copy, IoProblems.why(e));
                 }
             }
+        } catch (IOException e) {
+            LOG.warn("cannot look in {} for copies a stopped worker left: {}", folder, IoProblems.why(e));
         }
     }
 

@@ -25,6 +25,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -88,6 +89,8 @@ public final class Worker implements Runnable {
      * Concurrent: the metrics endpoint reads it.
      */
     private final Map<Path, String> waiting = new ConcurrentHashMap<>();
+    /** Identities of claimed files that could not be written beside them; only the worker's thread uses it. */
+    private final Map<Path, RecordedIdentity> unrecorded = new HashMap<>();
     private String inHandId = "";
     private long inHandAt = -1;
     private volatile KafkaSession session;
@@ -211,6 +214,17 @@ public final class Worker implements Runnable {
         return new Health(live, live && kafkaUp && inboxUp, checks);
     }
 
+    /**
+     * Said once what failed has worked: the inbox listed with nothing to take, or a file taken through
+     * to its end. Not as soon as the folders are there again, which a full disk, say, leaves them.
+     */
+    private void inboxWorksAgain() {
+        if (inboxProblem != null) {
+            LOG.info("the inbox {} works again; files are taken again", inbox.dir().toAbsolutePath());
+            inboxProblem = null;
+        }
+    }
+
     /** A look at an inbox that is away costs a stat: a second between looks, or the poll interval if longer. */
     private long inboxRetryMillis() {
         return Math.max(pollMillis, 1000);
@@ -252,11 +266,10 @@ public final class Worker implements Runnable {
                 try {
                     if (inboxProblem != null) {
                         inbox.prepareAgain();
-                        LOG.info("the inbox {} can be listed again; files are taken again", inbox.dir().toAbsolutePath());
-                        inboxProblem = null;
                     }
                     if (shared != null) {
                         shared.step(pollMillis);
+                        inboxWorksAgain();
                         sharedConnected = true;
                         backoff = FIRST_BACKOFF_MS;
                         continue;
@@ -279,6 +292,7 @@ public final class Worker implements Runnable {
                     Optional<Path> next = inbox.unfinished().stream().filter(this::notWaiting).findFirst()
                             .or(() -> idleTrouble == null ? inbox.claimNext() : Optional.empty());
                     if (next.isEmpty()) {
+                        inboxWorksAgain();
                         forgetOldFiles();
                         pingWhileIdle();
                         pause(pollMillis);
@@ -289,6 +303,8 @@ public final class Worker implements Runnable {
                     inHandId = "";
                     inHandAt = -1;
                     process(next.get());
+                    unrecorded.remove(next.get());
+                    inboxWorksAgain();
                     inHand = null;
                     lastAnswer = System.nanoTime();
                     idleTrouble = null;
@@ -503,7 +519,10 @@ public final class Worker implements Runnable {
         Optional<RecordedIdentity> recorded = inbox.recordedIdentity(claimed);
         RecordedIdentity identity;
         try {
-            identity = identities.identify(claimed, recorded);
+            // A claim whose identity could not be recorded (a full disk) is not hashed again at every look.
+            Optional<RecordedIdentity> known = recorded.isPresent() ? recorded
+                    : Optional.ofNullable(unrecorded.get(claimed));
+            identity = identities.identify(claimed, known);
         } catch (FileFailedException e) {
             finishFailed(claimed, name, null, size, null, e, null, "failed");
             return;
@@ -516,6 +535,9 @@ public final class Worker implements Runnable {
         }
         String fileId = identity.sha256();
         inHandId = fileId;
+        if (recorded.isEmpty()) {
+            unrecorded.put(claimed, identity); // until it is recorded beside the file, or the file is done with
+        }
         long identified = System.nanoTime();
         metrics.identified(identified - t0);
         startup.took("identify", t0, identified);
@@ -601,6 +623,7 @@ public final class Worker implements Runnable {
         if (!recorded.equals(Optional.of(identity))) {
             // New, or hashed again after a touch that left the content as it was: the next restart can trust it.
             inbox.recordIdentity(claimed, identity);
+            unrecorded.remove(claimed);
         }
         long resumeAt = from == null || from.resume() == null ? 0 : from.resume().byteOffset();
         if (from == null) {
