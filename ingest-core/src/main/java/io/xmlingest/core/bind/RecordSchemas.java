@@ -14,6 +14,8 @@ import javax.xml.transform.Source;
 import javax.xml.transform.stream.StreamSource;
 import javax.xml.validation.Schema;
 import javax.xml.validation.SchemaFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.xml.sax.SAXException;
 import org.xml.sax.SAXParseException;
 
@@ -23,6 +25,9 @@ import org.xml.sax.SAXParseException;
  * may include or import other local files, but nothing it names over the network is fetched.
  */
 public final class RecordSchemas {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RecordSchemas.class);
+
     private RecordSchemas() {
     }
 
@@ -45,13 +50,15 @@ public final class RecordSchemas {
             factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
             factory.setProperty(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "file");
             factory.setProperty(XMLConstants.ACCESS_EXTERNAL_DTD, "");
+            SAXParseException[] unread = new SAXParseException[1];
             factory.setErrorHandler(new org.xml.sax.ErrorHandler() {
                 @Override
-                public void warning(SAXParseException e) throws SAXException {
-                    // A schema an include or import names that cannot be read is only a warning to the factory, which
-                    // then reports the names it lacks, far from the cause, or none at all.
-                    if (String.valueOf(e.getMessage()).startsWith("schema_reference.4")) {
-                        throw e;
+                public void warning(SAXParseException e) {
+                    // A schema an include or import names that cannot be read is only a warning to the factory: a
+                    // location is a hint, and a schema may not need what it names. If the schema then fails, this
+                    // is the cause to name, not the types it lacks.
+                    if (unread[0] == null && String.valueOf(e.getMessage()).startsWith("schema_reference.4")) {
+                        unread[0] = e;
                     }
                 }
 
@@ -65,7 +72,18 @@ public final class RecordSchemas {
                     throw e;
                 }
             });
-            return factory.newSchema(sources);
+            try {
+                Schema schema = factory.newSchema(sources);
+                if (unread[0] != null) {
+                    LOG.warn("{}: schema {} line {}: {}; the schema compiled without it", key, unread[0].getSystemId(),
+                            unread[0].getLineNumber(), unread[0].getMessage());
+                }
+                return schema;
+            } catch (SAXParseException e) {
+                throw unread[0] == null ? e : new SAXParseException(unread[0].getMessage() + "; then: " + e.getMessage(),
+                        unread[0].getPublicId(), unread[0].getSystemId(), unread[0].getLineNumber(),
+                        unread[0].getColumnNumber());
+            }
         } catch (SAXParseException e) {
             throw new ConfigException(key, key + ": schema " + e.getSystemId() + " line " + e.getLineNumber()
                     + ", column " + e.getColumnNumber() + ": " + e.getMessage());

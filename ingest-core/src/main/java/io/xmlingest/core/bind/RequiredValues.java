@@ -4,7 +4,6 @@ import io.xmlingest.core.jaxb.JaxbProperties;
 import io.xmlingest.core.jaxb.JaxbProperty;
 import io.xmlingest.core.jaxb.References;
 import jakarta.xml.bind.JAXBElement;
-import jakarta.xml.bind.annotation.XmlList;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -38,7 +37,7 @@ final class RequiredValues {
             Set<JaxbProperty> lists = new HashSet<>();
             for (JaxbProperty p : JaxbProperties.of(type)) {
                 Class<?> t = p.field().getType();
-                if (p.field().isAnnotationPresent(XmlList.class)) {
+                if (JaxbProperties.isXsList(p.field())) {
                     lists.add(p);
                 }
                 if (References.isReference(p)) {

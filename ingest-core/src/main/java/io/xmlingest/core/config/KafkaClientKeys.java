@@ -133,7 +133,7 @@ public final class KafkaClientKeys {
                         : e.getMessage();
             }
         }
-        if (known && "sasl.jaas.config".equals(key)) {
+        if (known && "sasl.jaas.config".equals(key) && !value.isBlank()) {
             // A password to Kafka's definitions, so no check there: the clients parse it only as they connect, and
             // then fail without naming it, which the worker took for Kafka away and retried for ever.
             try {

@@ -143,7 +143,7 @@ public final class JsonSchemaWriter {
             // So is an attribute with a schema default or fixed value: absent, it is written with that value.
             if (p.required() || f.getType().isPrimitive() || p.absent() != null) {
                 required.add(p.name());
-                if ("array".equals(schema.get("type")) && !f.isAnnotationPresent(jakarta.xml.bind.annotation.XmlList.class)) {
+                if ("array".equals(schema.get("type")) && !JaxbProperties.isXsList(f)) {
                     schema.put("minItems", 1);
                 }
             }
@@ -176,6 +176,11 @@ public final class JsonSchemaWriter {
         XmlElements choice = f.getAnnotation(XmlElements.class);
         XmlSchemaType schemaType = f.getAnnotation(XmlSchemaType.class);
         String xsdType = schemaType == null ? null : schemaType.name();
+        if (xsdType != null && NARROWER_INTEGERS.contains(xsdType)
+                && !f.isAnnotationPresent(jakarta.xml.bind.annotation.adapters.XmlJavaTypeAdapter.class)) {
+            // Strict binding's adapters hold such a value to its XML range; JAXB's own conversion, to the Java type's.
+            xsdType = null;
+        }
         if (choice != null && Collection.class.isAssignableFrom(f.getType())) {
             // A repeated choice: each item is one of the alternatives' types.
             List<Object> alternatives = new ArrayList<>();
@@ -396,6 +401,9 @@ public final class JsonSchemaWriter {
      * Short, an xs:positiveInteger to a BigInteger): the strict binding holds values to the XML
      * type's range, so the schema can say it. Null for any other type.
      */
+    private static final Set<String> NARROWER_INTEGERS = Set.of("unsignedByte", "unsignedShort", "unsignedInt",
+            "unsignedLong", "nonNegativeInteger", "positiveInteger", "nonPositiveInteger", "negativeInteger");
+
     private static Map<String, Object> xsdIntegerRange(Class<?> c, String xsdType) {
         boolean integral = c == Long.class || c == long.class || c == Integer.class || c == int.class
                 || c == Short.class || c == short.class || c == Byte.class || c == byte.class || c == BigInteger.class;

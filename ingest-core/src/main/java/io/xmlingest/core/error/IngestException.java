@@ -23,6 +23,9 @@ public abstract sealed class IngestException extends RuntimeException
      */
     public static final int MAX_REASON_CHARS = 1000;
 
+    private static final java.util.regex.Pattern CUT = java.util.regex.Pattern.compile(
+            "(?s).{" + (MAX_REASON_CHARS - 1) + "," + MAX_REASON_CHARS + "}\\.\\.\\. \\([0-9]+ more characters\\)");
+
     private final transient ErrorLocation location;
     private final String settingKey;
     private final String reason;
@@ -49,7 +52,8 @@ public abstract sealed class IngestException extends RuntimeException
     }
 
     static String bounded(String reason) {
-        if (reason == null || reason.length() <= MAX_REASON_CHARS) {
+        if (reason == null || reason.length() <= MAX_REASON_CHARS || CUT.matcher(reason).matches()) {
+            // Cut before (a failure made again from a checkpoint): cut again, it would count what is left wrongly.
             return reason;
         }
         int end = Character.isHighSurrogate(reason.charAt(MAX_REASON_CHARS - 1)) ? MAX_REASON_CHARS - 1 : MAX_REASON_CHARS;

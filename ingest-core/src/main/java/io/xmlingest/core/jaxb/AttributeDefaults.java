@@ -31,7 +31,9 @@ final class AttributeDefaults {
                 return null;
             }
             getter.setAccessible(true);
-            return getter.invoke(fresh);
+            Object value = getter.invoke(fresh);
+            // xjc's getter of a list makes an empty one: that is no default, and an absent list attribute is left out.
+            return value instanceof java.util.Collection<?> c && c.isEmpty() ? null : value;
         } catch (ReflectiveOperationException | RuntimeException e) {
             // A class without a usable no-argument constructor or getter is read from its fields as before.
             return null;

@@ -46,6 +46,16 @@ public final class JaxbProperties {
     };
 
     /** True for classes JAXB binds as structures (not simple values such as strings or numbers). */
+    /**
+     * Whether the field holds an xs:list, whose value is its items, so that an empty one is there and
+     * holds none: marked {@code @XmlList}, or a collection bound to an attribute, which xjc leaves
+     * unmarked (an attribute can only hold several values as a list).
+     */
+    public static boolean isXsList(Field f) {
+        return f.isAnnotationPresent(jakarta.xml.bind.annotation.XmlList.class)
+                || (java.util.Collection.class.isAssignableFrom(f.getType()) && f.isAnnotationPresent(XmlAttribute.class));
+    }
+
     public static boolean isBound(Class<?> type) {
         return BOUND.get(type);
     }

@@ -102,7 +102,12 @@ public final class KafkaTopics {
                     throw notReady(topic, timeout, ex.getCause());
                 }
             } catch (TimeoutException ex) {
-                throw notReady(topic, timeout, ex);
+                // No answer at all, as when nothing listens at the address: said so, rather than that the topic did
+                // not become ready, which reads as if Kafka had answered.
+                throw new RetriableIngestException("Kafka did not answer the request to create or find topic " + topic
+                        + " within " + timeout.toMillis() + " ms: is a broker running, and reachable, at "
+                        + IngestSettings.BOOTSTRAP_SERVERS.key() + "?", null,
+                        IngestSettings.TOPIC_READY_TIMEOUT_MS.key(), ex);
             } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
                 throw notReady(topic, timeout, ex);

@@ -51,9 +51,25 @@ class RequiredValuesTest {
         @XmlList
         @XmlElement(required = true)
         List<Integer> lst;
-        @XmlList
+        // As xjc writes list attributes: no @XmlList, and a getter that makes the list.
         @XmlAttribute(required = true)
         List<String> tags;
+        @XmlAttribute
+        List<Integer> codes;
+
+        public List<String> getTags() {
+            if (tags == null) {
+                tags = new java.util.ArrayList<>();
+            }
+            return tags;
+        }
+
+        public List<Integer> getCodes() {
+            if (codes == null) {
+                codes = new java.util.ArrayList<>();
+            }
+            return codes;
+        }
     }
 
     /** An xs:list's value is its items: an empty one is there, holding none; an absent one is missing. */
@@ -72,5 +88,15 @@ class RequiredValuesTest {
         assertThat(missing.apply("<rec tags='a b'><lst> 1 2 </lst></rec>")).isNull();
         assertThat(missing.apply("<rec tags='a'/>")).isEqualTo("lst");
         assertThat(missing.apply("<rec><lst/></rec>")).isEqualTo("@tags");
+
+        // The schema and the message agree: both required lists may be empty; the optional one, absent, is left out.
+        com.fasterxml.jackson.databind.JsonNode schema = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(io.xmlingest.core.encode.JsonSchemaWriter.toJson(Lists.class));
+        assertThat(schema.get("required")).extracting(com.fasterxml.jackson.databind.JsonNode::asText)
+                .containsExactlyInAnyOrder("lst", "tags");
+        assertThat(schema.toString()).doesNotContain("minItems");
+        Object bound = context.createUnmarshaller().unmarshal(new StringReader("<rec tags=''><lst/></rec>"));
+        assertThat(new String(new io.xmlingest.core.encode.JsonRecordEncoder().encode(bound),
+                java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("{\"tags\":[],\"lst\":[]}");
     }
 }

@@ -23,6 +23,16 @@ class CheckpointCodecTest {
         assertThat(read.failure().toException().getMessage()).isEqualTo(e.getMessage());
     }
 
+    /** A reason cut to its first 1,000 characters is not cut again, which counted what was left wrongly. */
+    @Test
+    void aLongReasonMadeAgainFromTheCheckpointReadsAsItDid() {
+        FileFailedException e = new FileFailedException("x".repeat(1500), ErrorLocation.ofFile("x.xml"), null, null);
+        Checkpoint.Failure kept = CheckpointCodec.decode(CheckpointCodec.encode(new Checkpoint("id1", "x.xml",
+                FileState.FAILED, 0, null, 0, 0, 0, e.getMessage(), -1, 0, null, Checkpoint.Failure.of(e)))).failure();
+
+        assertThat(kept.toException().getMessage()).isEqualTo(e.getMessage()).contains("(500 more characters)");
+    }
+
     @Test
     void aFailureWithoutAPlaceStaysWithoutOneAndACheckpointWrittenBeforeFailuresWereKeptHasNone() {
         Checkpoint unplaced = new Checkpoint("id1", "x.xml", FileState.FAILED, 0, null, 0, 0, 0, "no", -1, 0, null,

@@ -71,22 +71,62 @@ class JsonSchemaWriterTest {
     @jakarta.xml.bind.annotation.XmlAccessorType(jakarta.xml.bind.annotation.XmlAccessType.FIELD)
     static class Ranges {
         @jakarta.xml.bind.annotation.XmlSchemaType(name = "unsignedByte")
+        @jakarta.xml.bind.annotation.adapters.XmlJavaTypeAdapter(StrictShort.class)
         @jakarta.xml.bind.annotation.XmlElement
         Short ub;
         @jakarta.xml.bind.annotation.XmlSchemaType(name = "unsignedInt")
+        @jakarta.xml.bind.annotation.adapters.XmlJavaTypeAdapter(StrictLong.class)
         @jakarta.xml.bind.annotation.XmlElement
         Long ui;
         @jakarta.xml.bind.annotation.XmlSchemaType(name = "unsignedLong")
+        @jakarta.xml.bind.annotation.adapters.XmlJavaTypeAdapter(StrictBig.class)
         @jakarta.xml.bind.annotation.XmlElement
         BigInteger ul;
         @jakarta.xml.bind.annotation.XmlSchemaType(name = "positiveInteger")
+        @jakarta.xml.bind.annotation.adapters.XmlJavaTypeAdapter(StrictBig.class)
         @jakarta.xml.bind.annotation.XmlElement
         List<BigInteger> pi;
         @jakarta.xml.bind.annotation.XmlSchemaType(name = "negativeInteger")
+        @jakarta.xml.bind.annotation.adapters.XmlJavaTypeAdapter(StrictBig.class)
         @jakarta.xml.bind.annotation.XmlElement
         BigInteger ni;
         @jakarta.xml.bind.annotation.XmlElement
         Short plain;
+        // Bound by JAXB's own conversion, as plain xjc leaves it: held to Short's range only.
+        @jakarta.xml.bind.annotation.XmlElement
+        @jakarta.xml.bind.annotation.XmlSchemaType(name = "unsignedByte")
+        Short lenient;
+    }
+
+    /** Stand-ins for strict binding's adapters: the schema writer asks only whether there is one. */
+    static class StrictShort extends jakarta.xml.bind.annotation.adapters.XmlAdapter<String, Short> {
+        public Short unmarshal(String v) {
+            return Short.valueOf(v);
+        }
+
+        public String marshal(Short v) {
+            return v.toString();
+        }
+    }
+
+    static class StrictLong extends jakarta.xml.bind.annotation.adapters.XmlAdapter<String, Long> {
+        public Long unmarshal(String v) {
+            return Long.valueOf(v);
+        }
+
+        public String marshal(Long v) {
+            return v.toString();
+        }
+    }
+
+    static class StrictBig extends jakarta.xml.bind.annotation.adapters.XmlAdapter<String, BigInteger> {
+        public BigInteger unmarshal(String v) {
+            return new BigInteger(v);
+        }
+
+        public String marshal(BigInteger v) {
+            return v.toString();
+        }
     }
 
     /** xjc binds these XML integer types to wider Java types; the strict binding holds them to their own range. */
@@ -102,6 +142,7 @@ class JsonSchemaWriterTest {
         assertThat(p.get("pi").get("items").get("minimum").asInt()).isEqualTo(1);
         assertThat(p.get("ni").get("maximum").asInt()).isEqualTo(-1);
         assertThat(p.get("plain").get("minimum").asInt()).isEqualTo(Short.MIN_VALUE);
+        assertThat(p.get("lenient").get("maximum").asInt()).isEqualTo(Short.MAX_VALUE);
         JsonSchema meta = SCHEMAS.getSchema(SchemaLocation.of(JsonSchemaWriter.DIALECT));
         assertThat(meta.validate(schema)).isEmpty();
     }

@@ -174,6 +174,13 @@ class FanOutTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("importing.xsd line 2")
                 .hasMessageContaining("Failed to read schema document 'gone/c.xsd'");
+        // A location is a hint: a schema that needs nothing of what it names compiles without it, as before.
+        Path unused = Files.writeString(dir.resolve("unused-import.xsd"), "<xs:schema xmlns:xs=\"http://www.w3.org/2001/"
+                + "XMLSchema\" targetNamespace=\"urn:test:shop\">\n  <xs:import namespace=\"urn:c\" schemaLocation=\"gone/c.xsd\"/>"
+                + "\n  <xs:element name=\"order\"><xs:complexType><xs:sequence><xs:any namespace=\"urn:c\" "
+                + "processContents=\"lax\" minOccurs=\"0\"/></xs:sequence></xs:complexType></xs:element>\n"
+                + "  <xs:element name=\"invoice\"/>\n</xs:schema>\n");
+        RecordModel.check(config("record.schema", unused.toString()));
     }
 
     /** Before, such a schema was taken, and every record of the element it lacks was rejected, one at a time. */
