@@ -47,6 +47,8 @@ final class Inbox {
 
     private static final long ABANDONED_COPY_MILLIS = 3_600_000;
 
+    private static final String MARKER = ".xmlingest-inbox";
+
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
     private final Path dir;
@@ -69,6 +71,7 @@ final class Inbox {
         this.clock = clock;
         try {
             makeFolders();
+            writeMarker();
             deleteAbandonedCopies(done);
             deleteAbandonedCopies(failed);
         } catch (IOException e) {
@@ -100,6 +103,20 @@ final class Inbox {
         }
     }
 
+    /** A hidden file that makes the inbox known again after it was away (see prepareAgain); never taken. */
+    private Path marker() {
+        return dir.resolve(MARKER);
+    }
+
+    private void writeMarker() throws IOException {
+        try {
+            Files.writeString(marker(), "the inbox of xmlingest workers, who know it again by this file\n",
+                    StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        } catch (FileAlreadyExistsException e) {
+            // written by an earlier start, or by another worker of the inbox
+        }
+    }
+
     private void makeFolders() throws IOException {
         Files.createDirectories(processing);
         Files.createDirectories(done);
@@ -117,6 +134,14 @@ final class Inbox {
             if (!Files.isDirectory(dir)) {
                 String path = dir.toAbsolutePath().toString();
                 throw Files.exists(dir) ? new NotDirectoryException(path) : new NoSuchFileException(path);
+            }
+            if (!Files.exists(marker())) {
+                // The folder at the inbox's path is not the inbox the worker started with: a mount point with its
+                // volume away, say. Folders made there would be hidden by the volume once it is back, with whatever
+                // the worker left in them, so it waits for the inbox itself.
+                throw new InboxUnavailableException("the inbox " + dir.toAbsolutePath() + " is not the one this worker "
+                        + "started with (its " + MARKER + " is gone, as when its volume is unmounted): it waits for that "
+                        + "one; restart the worker to take this folder as its inbox");
             }
             makeFolders();
         } catch (IOException e) {

@@ -18,6 +18,10 @@ final class InboxUnavailableException extends UncheckedIOException {
         super(doing + " " + where.toAbsolutePath() + ": " + describe(cause, where), cause);
     }
 
+    InboxUnavailableException(String message) {
+        super(message, new IOException(message));
+    }
+
     private static String describe(IOException e, Path where) {
         // The path the system names is mostly the one already named: then once is enough.
         String file = e instanceof FileSystemException f ? f.getFile() : null;

@@ -53,6 +53,12 @@ class InboxTest {
                     .hasMessage("cannot list the inbox " + in.toAbsolutePath() + ": no such file or directory");
         }
         assertThat(in).as("a mount point's folder is not written to").doesNotExist();
+        // An empty folder in its place, as a mount point is with its volume away: not taken for the inbox.
+        Files.createDirectory(in);
+        assertThatThrownBy(inbox::prepareAgain).isInstanceOf(InboxUnavailableException.class)
+                .hasMessageContaining("is not the one this worker started with");
+        assertThat(names(in)).isEmpty();
+        Files.delete(in);
 
         Files.move(aside, in);
         WorkerHarness.deleteTree(in.resolve("done"));

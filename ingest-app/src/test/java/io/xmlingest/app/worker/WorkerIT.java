@@ -648,28 +648,40 @@ class WorkerIT {
         }
     }
 
-    /** An inbox removed (or unmounted) under a running worker: unready, naming why, then back to work, not a crash. */
+    /**
+     * An inbox unmounted under a running worker, leaving the empty folder it was mounted on: unready,
+     * naming why, not a crash, and no folders made on the disk beneath; back to work once it is back.
+     */
     @Test
-    void aRemovedInboxMakesTheWorkerUnreadyUntilItIsBackAndNothingIsLost() throws Exception {
+    void anUnmountedInboxMakesTheWorkerUnreadyUntilItIsBackAndNothingIsLost() throws Exception {
         Path in = Files.createDirectories(inbox.resolve("mounted"));
+        Path volume = inbox.resolve("volume");
         WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), in);
         ListAppender<ILoggingEvent> log = workerLog();
         try (WorkerHarness.Running w = h.start()) {
             await("ready", WAIT, () -> w.worker().health().ready());
             h.drop(persons, "before.xml");
             await("before.xml done", WAIT, () -> Files.exists(h.done("before.xml")));
-            WorkerHarness.deleteTree(in);
+            // Gone first, then an empty folder where it was: the mount point once its volume is away.
+            Files.move(in, volume);
             await("the worker finds the inbox gone", WAIT,
                     () -> w.worker().health().checks().get("inbox").startsWith("DOWN: cannot list"));
             Health away = w.worker().health();
             assertThat(away.ready()).isFalse();
             assertThat(away.live()).as("still live: a restart would find the same inbox").isTrue();
-            assertThat(away.checks().get("inbox")).startsWith("DOWN: cannot list").contains(in.toString(), "no such file or directory");
-            // Looked at again every second meanwhile: warned of once, not at every look.
-            Thread.sleep(2500);
+            assertThat(away.checks().get("inbox")).contains(in.toString(), "no such file or directory");
+            Files.createDirectory(in);
+            await("the worker finds an empty folder in its place", WAIT,
+                    () -> w.worker().health().checks().get("inbox").contains("is not the one this worker started with"));
+            Thread.sleep(1500);
+            try (var beneath = Files.list(in)) {
+                assertThat(beneath.toList()).as("nothing made beneath the mount point").isEmpty();
+            }
+            // Looked at again every second meanwhile: warned of once per cause, not at every look.
             assertThat(log.list.stream().filter(e -> e.getFormattedMessage().contains("takes no file until it can")))
-                    .hasSize(1);
-            Files.createDirectories(in);
+                    .hasSize(2);
+            Files.delete(in);
+            Files.move(volume, in);
             await("ready again", WAIT, () -> w.worker().health().ready());
             assertThat(w.worker().health().checks().get("inbox")).isEqualTo("UP");
             // Other content: the same would rightly be already_ingested.
