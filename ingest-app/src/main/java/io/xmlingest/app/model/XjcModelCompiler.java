@@ -126,9 +126,10 @@ public final class XjcModelCompiler {
                 throw new IOException("refusing to fetch " + systemId + ": schemas are compiled from local files "
                         + "only; download it and point schemaLocation at the copy");
             }
-            if (systemId != null && missingFile(systemId) != null) {
+            Path local = systemId == null ? null : localFile(systemId);
+            if (local != null && !Files.exists(local)) {
                 // Thrown here, it is reported at the include or import that names it; left to xjc, without a position.
-                throw new IOException("the schema it names, " + missingFile(systemId) + ", does not exist");
+                throw new IOException("the schema it names, " + local + ", does not exist");
             }
             return null;
         });
@@ -222,11 +223,10 @@ public final class XjcModelCompiler {
         }
     }
 
-    /** The local file a file: URI names when it does not exist; null otherwise. */
-    private static Path missingFile(String systemId) {
+    /** The local file a file: URI names (file:///tmp/a.xsd is /tmp/a.xsd); null for any other system id. */
+    private static Path localFile(String systemId) {
         try {
-            Path file = Path.of(java.net.URI.create(systemId));
-            return Files.exists(file) ? null : file;
+            return systemId.startsWith("file:") ? Path.of(java.net.URI.create(systemId)) : null;
         } catch (IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
             return null;
         }
@@ -256,18 +256,10 @@ public final class XjcModelCompiler {
         public void info(SAXParseException e) {
         }
 
-        /** A file: URI as the path it names (file:///tmp/a.xsd as /tmp/a.xsd); any other as it is. */
-        private static String shown(String systemId) {
-            try {
-                return systemId.startsWith("file:") ? Path.of(java.net.URI.create(systemId)).toString() : systemId;
-            } catch (IllegalArgumentException e) {
-                return systemId;
-            }
-        }
-
         void throwFirst() {
             if (first != null) {
-                String file = first.getSystemId() == null ? "schema" : shown(first.getSystemId());
+                Path local = first.getSystemId() == null ? null : localFile(first.getSystemId());
+                String file = first.getSystemId() == null ? "schema" : local != null ? local.toString() : first.getSystemId();
                 throw new ConfigException("--xsd", file + ", line " + first.getLineNumber() + ", column "
                         + first.getColumnNumber() + ": " + first.getMessage());
             }

@@ -130,11 +130,10 @@ final class Inbox {
      * volume than a mistake, and files written to the folder beneath a mount point would be lost to it.
      */
     void prepareAgain() {
+        if (!Files.isDirectory(dir)) {
+            throw gone();
+        }
         try {
-            if (!Files.isDirectory(dir)) {
-                String path = dir.toAbsolutePath().toString();
-                throw Files.exists(dir) ? new NotDirectoryException(path) : new NoSuchFileException(path);
-            }
             if (!Files.exists(marker())) {
                 // The folder at the inbox's path is not the inbox the worker started with: a mount point with its
                 // volume away, say. Folders made there would be hidden by the volume once it is back, with whatever
@@ -151,12 +150,14 @@ final class Inbox {
 
     /** The inbox itself gone is what to say, rather than which of its folders was looked at first. */
     private InboxUnavailableException unavailable(String doing, Path where, IOException e) {
-        if (!Files.isDirectory(dir)) {
-            String path = dir.toAbsolutePath().toString();
-            return new InboxUnavailableException("cannot list the inbox", dir, Files.exists(dir)
-                    ? new NotDirectoryException(path) : new NoSuchFileException(path));
-        }
-        return new InboxUnavailableException(doing, where, e);
+        return Files.isDirectory(dir) ? new InboxUnavailableException(doing, where, e) : gone();
+    }
+
+    /** The inbox's own path names no directory: removed, or replaced by a file. */
+    private InboxUnavailableException gone() {
+        String path = dir.toAbsolutePath().toString();
+        return new InboxUnavailableException("cannot list the inbox", dir, Files.exists(dir)
+                ? new NotDirectoryException(path) : new NoSuchFileException(path));
     }
 
     Path dir() {
@@ -542,7 +543,7 @@ final class Inbox {
         Path target = folder.resolve(fit(name, again));
         try {
             if (!Files.isDirectory(dir)) {
-                throw new NoSuchFileException(dir.toString()); // not made again here: see prepareAgain
+                throw gone(); // not made again here: see prepareAgain
             }
             // Deleted by hand while the file was ingested: made again rather than stop the worker on a finished file.
             Files.createDirectories(folder);

@@ -498,7 +498,7 @@ final class SharedWork implements AutoCloseable {
      */
     private Envelope orderMessage(WorkOrder order, int partitions) {
         return new Envelope(workTopic, order.key().getBytes(StandardCharsets.UTF_8), order.encode(),
-                new java.util.TreeMap<>(Map.of(MessageHeaders.FILE, order.name(), MessageHeaders.FILE_ID, order.fileId())),
+                MessageHeaders.ofFile(order.name(), order.fileId()),
                 order.shard().index() % partitions);
     }
 

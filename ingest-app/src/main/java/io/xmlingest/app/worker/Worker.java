@@ -35,12 +35,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.ProducerFencedException;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -89,7 +89,10 @@ public final class Worker implements Runnable {
      * Concurrent: the metrics endpoint reads it.
      */
     private final Map<Path, String> waiting = new ConcurrentHashMap<>();
-    /** Identities of claimed files that could not be written beside them; only the worker's thread uses it. */
+    /**
+     * Identities of claimed files not recorded beside them yet (a full disk, say), until the file is done
+     * with: a try again after such a failure hashes nothing again. Only the worker's thread uses it.
+     */
     private final Map<Path, RecordedIdentity> unrecorded = new HashMap<>();
     private String inHandId = "";
     private long inHandAt = -1;
@@ -623,7 +626,6 @@ public final class Worker implements Runnable {
         if (!recorded.equals(Optional.of(identity))) {
             // New, or hashed again after a touch that left the content as it was: the next restart can trust it.
             inbox.recordIdentity(claimed, identity);
-            unrecorded.remove(claimed);
         }
         long resumeAt = from == null || from.resume() == null ? 0 : from.resume().byteOffset();
         if (from == null) {

@@ -74,13 +74,10 @@ public interface SettingType<T> {
             }
             try {
                 return Math.multiplyExact(Long.parseLong(t), unit);
-            } catch (ArithmeticException e) {
-                throw new IllegalArgumentException("out of range (at most " + Long.MAX_VALUE + " bytes)");
-            } catch (NumberFormatException e) {
-                if (wholeButTooLarge(t)) {
-                    throw new IllegalArgumentException("out of range (at most " + Long.MAX_VALUE + " bytes)");
-                }
-                throw new IllegalArgumentException("not a byte count (examples: 1048576, 512KiB, 4MiB, 1GiB)");
+            } catch (NumberFormatException | ArithmeticException e) {
+                throw new IllegalArgumentException(e instanceof ArithmeticException || wholeButTooLarge(t)
+                        ? "out of range (at most " + Long.MAX_VALUE + " bytes)"
+                        : "not a byte count (examples: 1048576, 512KiB, 4MiB, 1GiB)");
             }
         }
         public String format(Long value) {

@@ -176,7 +176,7 @@ public final class JsonSchemaWriter {
         XmlElements choice = f.getAnnotation(XmlElements.class);
         XmlSchemaType schemaType = f.getAnnotation(XmlSchemaType.class);
         String xsdType = schemaType == null ? null : schemaType.name();
-        if (xsdType != null && NARROWER_INTEGERS.contains(xsdType)
+        if (xsdType != null && xsdIntegerRange(xsdType) != null
                 && !f.isAnnotationPresent(jakarta.xml.bind.annotation.adapters.XmlJavaTypeAdapter.class)) {
             // Strict binding's adapters hold such a value to its XML range; JAXB's own conversion, to the Java type's.
             xsdType = null;
@@ -279,7 +279,9 @@ public final class JsonSchemaWriter {
         if (c == Boolean.class || c == boolean.class) {
             return map("type", "boolean");
         }
-        Map<String, Object> ranged = xsdIntegerRange(c, xsdType);
+        boolean integral = c == Long.class || c == long.class || c == Integer.class || c == int.class
+                || c == Short.class || c == short.class || c == Byte.class || c == byte.class || c == BigInteger.class;
+        Map<String, Object> ranged = integral && xsdType != null ? xsdIntegerRange(xsdType) : null;
         if (ranged != null) {
             return ranged;
         }
@@ -401,15 +403,7 @@ public final class JsonSchemaWriter {
      * Short, an xs:positiveInteger to a BigInteger): the strict binding holds values to the XML
      * type's range, so the schema can say it. Null for any other type.
      */
-    private static final Set<String> NARROWER_INTEGERS = Set.of("unsignedByte", "unsignedShort", "unsignedInt",
-            "unsignedLong", "nonNegativeInteger", "positiveInteger", "nonPositiveInteger", "negativeInteger");
-
-    private static Map<String, Object> xsdIntegerRange(Class<?> c, String xsdType) {
-        boolean integral = c == Long.class || c == long.class || c == Integer.class || c == int.class
-                || c == Short.class || c == short.class || c == Byte.class || c == byte.class || c == BigInteger.class;
-        if (!integral || xsdType == null) {
-            return null;
-        }
+    private static Map<String, Object> xsdIntegerRange(String xsdType) {
         return switch (xsdType) {
             case "unsignedByte" -> integer(0, 255);
             case "unsignedShort" -> integer(0, 65_535);

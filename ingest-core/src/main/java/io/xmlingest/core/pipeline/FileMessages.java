@@ -16,7 +16,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -177,10 +176,7 @@ final class FileMessages {
     }
 
     private Map<String, String> headers() {
-        Map<String, String> h = new LinkedHashMap<>();
-        h.put(MessageHeaders.FILE, fileName);
-        h.put(MessageHeaders.FILE_ID, fileId);
-        return h;
+        return MessageHeaders.ofFile(fileName, fileId);
     }
 
     private static byte[] key(String text) {

@@ -1,5 +1,8 @@
 package io.xmlingest.core.publish;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /** Names of the headers on every record message; published, so they do not change. */
 public final class MessageHeaders {
     private MessageHeaders() {
@@ -15,4 +18,12 @@ public final class MessageHeaders {
     public static final String PAGE = "xmlingest.page";
     /** On checkpoints only: the worker that committed it (a worker deletes only its own inbox's old files). */
     public static final String WORKER = "xmlingest.worker";
+
+    /** The file's two headers, in the documented order, for a caller to add its own after them. */
+    public static Map<String, String> ofFile(String file, String fileId) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put(FILE, file);
+        headers.put(FILE_ID, fileId);
+        return headers;
+    }
 }

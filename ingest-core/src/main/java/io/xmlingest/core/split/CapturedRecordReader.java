@@ -331,14 +331,14 @@ final class CapturedRecordReader implements XMLStreamReader {
         return scope;
     }
 
-    private NamespaceContext contextOf(List<int[]> open) {
+    private NamespaceContext contextOf(List<int[]> scope) {
         String[] strings = r.strings;
         NamespaceContext outer = r.outer;
         return new NamespaceContext() {
             @Override
             public String getNamespaceURI(String prefix) {
-                for (int e = open.size() - 1; e >= 0; e--) {
-                    int[] decl = open.get(e);
+                for (int e = scope.size() - 1; e >= 0; e--) {
+                    int[] decl = scope.get(e);
                     for (int i = 0; i < decl[1]; i++) {
                         if (nullToEmpty(strings[decl[0] + i * 2]).equals(prefix)) {
                             return nullToEmpty(strings[decl[0] + i * 2 + 1]);
@@ -360,8 +360,8 @@ final class CapturedRecordReader implements XMLStreamReader {
             @Override
             public Iterator<String> getPrefixes(String namespaceURI) {
                 List<String> found = new ArrayList<>();
-                for (int e = open.size() - 1; e >= 0; e--) {
-                    int[] decl = open.get(e);
+                for (int e = scope.size() - 1; e >= 0; e--) {
+                    int[] decl = scope.get(e);
                     for (int i = 0; i < decl[1]; i++) {
                         String p = nullToEmpty(strings[decl[0] + i * 2]);
                         if (nullToEmpty(strings[decl[0] + i * 2 + 1]).equals(namespaceURI)
