@@ -176,7 +176,10 @@ public final class Setting<T> {
         try {
             value = type.parse(trimmed);
         } catch (IllegalArgumentException e) {
-            throw new ConfigException(key, "invalid value '" + text + "' for " + key + ": " + e.getMessage());
+            T nearest = type.nearest(trimmed);
+            String narrower = nearest == null ? null : validator.apply(nearest);
+            throw new ConfigException(key, "invalid value '" + text + "' for " + key + ": "
+                    + (narrower != null ? narrower : e.getMessage()));
         }
         String problem = validator.apply(value);
         if (problem != null) {

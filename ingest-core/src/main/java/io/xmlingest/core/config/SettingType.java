@@ -17,6 +17,14 @@ public interface SettingType<T> {
         return String.valueOf(value);
     }
 
+    /**
+     * The value nearest to text this type refused as too large or too small, or null when it was
+     * refused for its form: a setting holds it to its own range, which says more than the type's.
+     */
+    default T nearest(String text) {
+        return null;
+    }
+
     SettingType<String> STRING = new SettingType<>() {
         public String name() { return "string"; }
         public String parse(String text) { return text; }
@@ -33,6 +41,9 @@ public interface SettingType<T> {
                         : "not a whole number");
             }
         }
+        public Integer nearest(String text) {
+            return wholeButTooLarge(text) ? (text.trim().startsWith("-") ? Integer.MIN_VALUE : Integer.MAX_VALUE) : null;
+        }
     };
 
     SettingType<Long> LONG = new SettingType<>() {
@@ -45,6 +56,9 @@ public interface SettingType<T> {
                         ? "out of range (" + Long.MIN_VALUE + " to " + Long.MAX_VALUE + ")"
                         : "not a whole number");
             }
+        }
+        public Long nearest(String text) {
+            return wholeButTooLarge(text) ? (text.trim().startsWith("-") ? Long.MIN_VALUE : Long.MAX_VALUE) : null;
         }
     };
 
@@ -79,6 +93,10 @@ public interface SettingType<T> {
                         ? "out of range (at most " + Long.MAX_VALUE + " bytes)"
                         : "not a byte count (examples: 1048576, 512KiB, 4MiB, 1GiB)");
             }
+        }
+        public Long nearest(String text) {
+            String t = text.replace("_", "").trim();
+            return t.startsWith("-") ? null : t.matches("[+]?[0-9]+(\\s*[KMG]iB)?") ? Long.MAX_VALUE : null;
         }
         public String format(Long value) {
             if (value != 0 && value % 1073741824L == 0) return value / 1073741824L + "GiB";

@@ -44,11 +44,20 @@ class IngestConfigTest {
                 .hasMessageContaining("kafka.compression.type").hasMessageContaining("lz4");
         assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("page.max.bytes", "lots")))
                 .hasMessageContaining("page.max.bytes").hasMessageContaining("byte count");
-        // A number too large for its type is out of range; it was "not a whole number".
+        // A number too large for its type is out of the setting's own range, which is what to state;
+        // it was "not a whole number", then the type's range.
         assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("page.max.records", "99999999999")))
-                .hasMessageContaining("out of range (-2147483648 to 2147483647)");
+                .hasMessageContaining("page.max.records").hasMessageContaining("must be between 1 and ")
+                .hasMessageNotContaining("2147483647");
+        assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("page.max.records", "-99999999999")))
+                .hasMessageContaining("must be between 1 and ");
         assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("page.max.bytes", "99999999999GiB")))
+                .hasMessageContaining("page.max.bytes").hasMessageContaining("must be between ");
+        // A setting whose range is the type's own keeps the type's words.
+        assertThatThrownBy(() -> Setting.of("any.bytes", SettingType.BYTES, 1L, "d", v -> null).parse("99999999999GiB"))
                 .hasMessageContaining("out of range (at most 9223372036854775807 bytes)");
+        assertThatThrownBy(() -> Setting.of("any.int", SettingType.INT, 1, "d", v -> null).parse("-99999999999"))
+                .hasMessageContaining("out of range (-2147483648 to 2147483647)");
     }
 
     @Test
