@@ -165,6 +165,10 @@ class SharedWorkIT {
                 .orElseThrow();
         assertThat(started.get("fileId").asText()).isEqualTo(FileIdentity.sha256(plain));
         assertThat(started.get("bytes").asLong()).as("the size dropped, as a worker alone gives it").isEqualTo(Files.size(gz));
+        assertThat(started.get("inflatedBytes").asLong()).isEqualTo(Files.size(plain));
+        JsonNode completed = a.status().stream().filter(e -> e.get("event").asText().equals("completed")).findFirst()
+                .orElseThrow();
+        assertThat(completed.get("inflatedBytes").asLong()).isEqualTo(Files.size(plain));
         assertThat(WorkerHarness.list(inbox.resolve("sharded"))).as("the copy deleted with its file").isEmpty();
         try (Stream<Path> left = Files.walk(inbox.resolve("processing"))) {
             assertThat(left.filter(Files::isRegularFile).toList()).as("nothing left in processing/").isEmpty();

@@ -128,6 +128,7 @@ class WorkerIT {
         assertThat(completed.get("records").asLong()).isEqualTo(3000 - invalid);
         assertThat(completed.get("deadLetters").asLong()).isEqualTo(invalid);
         assertThat(completed.get("sha256").asText()).hasSize(64);
+        assertThat(status).as("a plain file has no inflated size").noneMatch(e -> e.has("inflatedBytes"));
 
         JsonNode report = report(h.done("batch-1.xml"));
         assertThat(report.get("outcome").asText()).isEqualTo("completed");
@@ -379,6 +380,13 @@ class WorkerIT {
         assertThat(report.get("bytes").asLong()).isEqualTo(Files.size(gz));
         assertThat(report.get("fileId").asText()).isEqualTo(FileIdentity.sha256(plain));
         assertThat(WorkerHarness.list(processing)).isEmpty();
+        // The started event of the first run, the completed of the resumed one: both give both sizes.
+        List<JsonNode> events = h.status();
+        assertThat(events).extracting(e -> e.get("event").asText()).containsExactly("started", "completed");
+        assertThat(events).allSatisfy(e -> {
+            assertThat(e.get("bytes").asLong()).isEqualTo(Files.size(gz));
+            assertThat(e.get("inflatedBytes").asLong()).isEqualTo(Files.size(plain));
+        });
 
         // The same XML dropped plain, or compressed another way, is the same file: nothing is published again.
         Path again = data.resolve("persons-20k-again.xml.gz");

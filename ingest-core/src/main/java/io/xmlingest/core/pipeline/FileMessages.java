@@ -38,18 +38,26 @@ final class FileMessages {
         this.worker = worker;
     }
 
-    Envelope started(long fileBytes) {
-        return status("started", g -> g.writeNumberField("bytes", fileBytes));
+    /** {@code inflatedBytes}: a compressed file's inflated size, or -1 for a plain file (left out). */
+    Envelope started(long fileBytes, long inflatedBytes) {
+        return status("started", g -> writeSizes(g, fileBytes, inflatedBytes));
     }
 
-    Envelope completed(Checkpoint c, long fileBytes) {
+    Envelope completed(Checkpoint c, long fileBytes, long inflatedBytes) {
         return status("completed", g -> {
             g.writeNumberField("records", c.records());
             g.writeNumberField("deadLetters", c.deadLetters());
             g.writeNumberField("pages", c.pages());
-            g.writeNumberField("bytes", fileBytes);
+            writeSizes(g, fileBytes, inflatedBytes);
             g.writeStringField("sha256", fileId);
         });
+    }
+
+    private static void writeSizes(JsonGenerator g, long fileBytes, long inflatedBytes) throws IOException {
+        g.writeNumberField("bytes", fileBytes);
+        if (inflatedBytes >= 0) {
+            g.writeNumberField("inflatedBytes", inflatedBytes);
+        }
     }
 
     Envelope failed(Checkpoint c, IngestException e) {
@@ -89,9 +97,9 @@ final class FileMessages {
     }
 
     /** The file is cut into shards that workers take from the work topic. */
-    Envelope planned(long fileBytes, int shards) {
+    Envelope planned(long fileBytes, long inflatedBytes, int shards) {
         return status("started", g -> {
-            g.writeNumberField("bytes", fileBytes);
+            writeSizes(g, fileBytes, inflatedBytes);
             g.writeNumberField("shards", shards);
         });
     }

@@ -5,7 +5,10 @@ import io.xmlingest.core.checkpoint.CheckpointStore;
 import io.xmlingest.core.checkpoint.FileState;
 import io.xmlingest.core.publish.Envelope;
 import io.xmlingest.core.publish.TopicNames;
+import io.xmlingest.core.split.CompressedInput;
 import io.xmlingest.core.split.Shard;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -31,7 +34,7 @@ public final class ShardedFiles {
         FileMessages messages = new FileMessages(topics, file.name(), file.fileId(), worker);
         Checkpoint cut = new Checkpoint(file.fileId(), file.name(), FileState.IN_PROGRESS, 0, null, 0, 0, 0, null, -1,
                 shards);
-        return List.of(messages.planned(file.bytes(), shards), messages.checkpoint(cut));
+        return List.of(messages.planned(file.bytes(), inflatedBytes(file), shards), messages.checkpoint(cut));
     }
 
     /**
@@ -87,9 +90,24 @@ public final class ShardedFiles {
         Checkpoint total = new Checkpoint(file.fileId(), file.name(), failed == null ? FileState.COMPLETED : FileState.FAILED,
                 next, null, records, deadLetters, pages, failed == null ? null : failed.reason(), -1, shards, null,
                 failed == null ? null : failed.failure());
-        Envelope event = failed == null ? messages.completed(total, file.bytes())
+        Envelope event = failed == null ? messages.completed(total, file.bytes(), inflatedBytes(file))
                 : messages.shardsFailed(total, failed.shard(), failed.reason(), failed.failure());
         return Optional.of(new Ending(total, List.of(event, messages.checkpoint(total))));
+    }
+
+    /**
+     * A compressed file's inflated size, from the plain copy its shards read; -1 for a plain file,
+     * or when the copy is gone (its events then give the file's size alone).
+     */
+    private static long inflatedBytes(FileJob file) {
+        if (!CompressedInput.isCompressed(file.path(), file.name())) {
+            return -1;
+        }
+        try {
+            return Files.size(CompressedInput.copyBeside(file.path(), file.fileId()));
+        } catch (IOException e) {
+            return -1;
+        }
     }
 
     /** True when, as {@code store} tells, every one of the file's {@code shards} has ended and the file has not. */

@@ -158,7 +158,7 @@ public final class TransactionalIngestion {
         }
         // A shard's file was announced when it was cut.
         return fail(job.notStarted(), reason, publisher, job.shard() != null ? List.of()
-                : List.of(new FileMessages(topics, job.name(), job.fileId(), worker).started(job.bytes())), job.shard());
+                : List.of(new FileMessages(topics, job.name(), job.fileId(), worker).started(job.bytes(), -1)), job.shard());
     }
 
     /** @param shard the shard that fails, or null for the whole file */
@@ -210,6 +210,8 @@ public final class TransactionalIngestion {
         long spentInflate;
         /** The size of what is read: the file's, or its inflated copy's; progress is measured against it. */
         long inputBytes;
+        /** The inflated copy's size for a compressed file, told in its status events; -1 for a plain one. */
+        long inflatedBytes = -1;
         long spentPublish;
         long spentBind;
         long spentSerialize;
@@ -225,11 +227,20 @@ public final class TransactionalIngestion {
             this.startedCommitted = job.from() != null;
             this.resumedAwaitingFirstCommit = job.from() != null;
             this.pages = new PageAssembler(job.name(), job.fileId(), pagePolicy, last.pages());
-            // A shard's file was announced when it was cut into shards.
-            if (job.from() == null && job.shard() == null) {
-                extras.add(messages.started(job.bytes()));
+        }
+
+        /**
+         * A new file's started event, once its inflated size is known; a shard's file was announced
+         * when it was cut into shards, and a resumed file's is committed already.
+         */
+        private void announce() {
+            if (job.from() == null && job.shard() == null && !announced) {
+                extras.add(0, messages.started(job.bytes(), inflatedBytes));
+                announced = true;
             }
         }
+
+        private boolean announced;
 
         FileOutcome run(BooleanSupplier stop) {
             try {
@@ -237,6 +248,7 @@ public final class TransactionalIngestion {
                 if (splitter == null) {
                     return outcome(FileOutcome.Ending.STOPPED, null); // asked to stop while inflating: nothing sent yet
                 }
+                announce();
                 records = conversion.start(splitter, job.name(), job.fileId(), maxRawBytes);
                 ConvertedRecords.Converted converted;
                 while ((converted = records.next()) != null) {
@@ -262,6 +274,7 @@ public final class TransactionalIngestion {
                     return refused(e);
                 }
                 // The records before the fault are valid and are published; the fault is reported with them.
+                announce();
                 try {
                     pages.finish().ifPresent(this::send);
                     commit(FileState.FAILED, lastStart, handled, e);
@@ -293,7 +306,7 @@ public final class TransactionalIngestion {
             extras.clear();
             pendingDeadLetters = 0;
             if (!startedCommitted && job.shard() == null) {
-                extras.add(messages.started(job.bytes()));
+                extras.add(messages.started(job.bytes(), inflatedBytes));
             }
             commit(FileState.FAILED, null, last.nextRecordIndex(), refused);
             return outcome(FileOutcome.Ending.FAILED, refused);
@@ -352,6 +365,7 @@ public final class TransactionalIngestion {
             }
             try {
                 inputBytes = Files.size(copy);
+                inflatedBytes = inputBytes;
             } catch (IOException e) {
                 throw FileFailedException.unreadable(job.name(), e);
             }
@@ -416,7 +430,7 @@ public final class TransactionalIngestion {
             if (state != FileState.IN_PROGRESS && job.shard() != null) {
                 with.add(messages.shardEnded(checkpoint, job.shard(), failure));
             } else if (state == FileState.COMPLETED) {
-                with.add(messages.completed(checkpoint, job.bytes()));
+                with.add(messages.completed(checkpoint, job.bytes(), inflatedBytes));
             } else if (state == FileState.FAILED) {
                 with.add(messages.failed(checkpoint, failure));
             }
