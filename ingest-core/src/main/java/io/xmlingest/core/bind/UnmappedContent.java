@@ -55,13 +55,15 @@ final class UnmappedContent extends Unmarshaller.Listener {
      * {@code sameLocalName}): its index among the properties held once (or -1 when it repeats); whether
      * it is bound to a plain value, which has no room for attributes; whether it may be nil, and keeps
      * its attributes when it is (only in a JAXBElement); for an item of a choice, the choice's property
-     * name; and the class an xsi:type on it must name a kind of, or null when that is not checked.
+     * name; the class an xsi:type on it must name a kind of, or null when that is not checked; and for a
+     * plain value, the built-in types an xsi:type on it must name a kind of ({@link BuiltinTypes#bases}).
      */
     private record Child(String namespace, int once, boolean plain, boolean nillable, boolean keepsNilAttributes,
-                         String choice, Class<?> type, Child sameLocalName) {
+                         String choice, Class<?> type, Set<String> builtinBases, Child sameLocalName) {
 
         Child with(Child sameLocalName) {
-            return new Child(namespace, once, plain, nillable, keepsNilAttributes, choice, type, sameLocalName);
+            return new Child(namespace, once, plain, nillable, keepsNilAttributes, choice, type, builtinBases,
+                    sameLocalName);
         }
     }
 
@@ -147,6 +149,22 @@ final class UnmappedContent extends Unmarshaller.Listener {
         String ns = at.getNamespaceURI(prefix);
         pendingTypeName = ns == null && !prefix.isEmpty() ? new QName("", v)
                 : new QName(ns == null ? "" : ns, v.substring(colon + 1));
+    }
+
+    /**
+     * An xsi:type on an element bound to a plain value, which JAXB ignores: one naming a built-in
+     * type that can be no kind of the declared one is refused. A type of the schema's own is taken
+     * on trust, as only the schema knows what it derives from.
+     */
+    private void builtinType(Set<String> bases, String value) {
+        String v = value.strip();
+        int colon = v.indexOf(':');
+        String ns = reader.getNamespaceURI(colon < 0 ? "" : v.substring(0, colon));
+        String local = v.substring(colon + 1);
+        if (XMLConstants.W3C_XML_SCHEMA_NS_URI.equals(ns) && !BuiltinTypes.isKindOf(local, bases)) {
+            found("element <" + reader.getLocalName() + "> has xsi:type=\"" + value + "\", which is not a kind of its "
+                    + "declared type (" + BuiltinTypes.describe(bases) + ")");
+        }
     }
 
     /**
@@ -321,6 +339,8 @@ final class UnmappedContent extends Unmarshaller.Listener {
                 } else if ("type".equals(getAttributeLocalName(i)) && c.type() != null) {
                     // Checked when JAXB says which class it made (see beforeUnmarshal).
                     expectType(c.type(), getAttributeValue(i), this);
+                } else if ("type".equals(getAttributeLocalName(i)) && c.builtinBases() != null) {
+                    builtinType(c.builtinBases(), getAttributeValue(i));
                 }
             }
             if (nil) {
@@ -409,12 +429,13 @@ final class UnmappedContent extends Unmarshaller.Listener {
                     for (ElementNames.Alternative a : p.names().alternatives()) {
                         Class<?> held = a.type() == XmlElement.DEFAULT.class ? itemClass(p.field()) : a.type();
                         add(children, a.name(), new Child(a.namespace(), index, plain(held), a.nillable(), false,
-                                p.name(), checkedType(p.field(), held), null));
+                                p.name(), checkedType(p.field(), held), simpleBases(p.field(), held, false), null));
                     }
                     for (ElementNames.Declared d : p.names().declared()) {
                         Class<?> held = d.type() == XmlElementRef.DEFAULT.class ? itemClass(p.field()) : d.type();
                         add(children, d.name().getLocalPart(), new Child(d.name().getNamespaceURI(), index,
-                                plain(held), d.wrapped(), d.wrapped(), p.name(), checkedType(p.field(), held), null));
+                                plain(held), d.wrapped(), d.wrapped(), p.name(), checkedType(p.field(), held),
+                                simpleBases(p.field(), held, false), null));
                     }
                 }
                 case ELEMENT -> {
@@ -428,8 +449,9 @@ final class UnmappedContent extends Unmarshaller.Listener {
                     Type value = wrapped ? ((ParameterizedType) item).getActualTypeArguments()[0] : item;
                     // By namespace too: a wildcard may let in an element of the same local name from elsewhere.
                     String ns = ElementNames.elementNamespace(f, f.getDeclaringClass());
+                    Class<?> valueClass = value instanceof Class<?> c ? c : null;
                     add(children, p.name(), new Child(ns, repeats ? -1 : once++, plain(value), nillable, wrapped, null,
-                            checkedType(f, value instanceof Class<?> c ? c : null), null));
+                            checkedType(f, valueClass), simpleBases(f, valueClass, true), null));
                 }
             }
         }
@@ -449,6 +471,18 @@ final class UnmappedContent extends Unmarshaller.Listener {
             return null;
         }
         return type;
+    }
+
+    /**
+     * For an element bound to a plain value, the built-in types an xsi:type on it must name a kind of;
+     * null when that is not checked: not a plain value, or an xs:list, whose type no item's tells.
+     * A choice's field has one {@code @XmlSchemaType} for all its items, so theirs is not read.
+     */
+    private static Set<String> simpleBases(Field f, Class<?> value, boolean ownField) {
+        if (value == null || !plain(value) || JaxbProperties.isXsList(f)) {
+            return null;
+        }
+        return BuiltinTypes.bases(ownField ? f : null, value);
     }
 
     /** The class of one item of the field: its own, or a list's item class; null when that is not a class. */

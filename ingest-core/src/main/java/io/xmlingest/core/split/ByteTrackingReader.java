@@ -26,6 +26,11 @@ import java.util.Objects;
  * after every character before them has been delivered, so the parser has seen all good text and
  * whatever it reports about that text comes first.
  *
+ * <p>Woodstox's own decoders also refuse the noncharacters U+FFFE and U+FFFF, which XML allows
+ * in no version, and in an XML 1.1 file turn NEL (U+0085) and LSEP (U+2028) into line feeds and
+ * refuse raw C1 controls and DEL, which 1.1 allows only as references; the parser leaves all
+ * that to its decoder, so this reader does it, at the character's byte offset.
+ *
  * <p>The charset must be stateless (a character's bytes do not depend on what came before):
  * UTF-8, UTF-16BE/LE, single-byte and the usual double-byte charsets are; ISO-2022 is not, and
  * plain UTF-16 would guess its byte order, so neither is accepted. The channel must be blocking.
@@ -49,6 +54,11 @@ public final class ByteTrackingReader extends Reader {
     private final String fileName;
     private final CharsetDecoder decoder;
     private final boolean utf8;
+    private final boolean xml11;
+    /** The chars of this read came through the JDK's decoder (or the file is XML 1.1): they are vetted. */
+    private boolean vet;
+    /** The last char of the last vetted read, which an XML 1.1 line end may depend on. */
+    private char lastDelivered;
     private final ByteOffsetMap map;
     private final ByteBuffer bytes = ByteBuffer.allocate(BUFFER_BYTES).flip();
 
@@ -76,13 +86,23 @@ public final class ByteTrackingReader extends Reader {
         this(in, startByte, charset, fileName, DEFAULT_RETAIN_CHARS);
     }
 
+    /** A reader for a file whose encoding (and XML version) the sniffer found. */
+    public ByteTrackingReader(ReadableByteChannel in, long startByte, XmlEncoding encoding, String fileName) {
+        this(in, startByte, encoding.charset(), fileName, DEFAULT_RETAIN_CHARS, encoding.xml11());
+    }
+
+    public ByteTrackingReader(ReadableByteChannel in, long startByte, Charset charset, String fileName, int retainChars) {
+        this(in, startByte, charset, fileName, retainChars, false);
+    }
+
     /**
      * @param in          positioned at {@code startByte} of the file: after any byte order mark, or
      *                    anywhere a character starts when resuming
      * @param startByte   the channel's absolute position; used only to report absolute offsets
      * @param retainChars how far behind the newest character lookups still succeed
      */
-    public ByteTrackingReader(ReadableByteChannel in, long startByte, Charset charset, String fileName, int retainChars) {
+    ByteTrackingReader(ReadableByteChannel in, long startByte, Charset charset, String fileName, int retainChars,
+                       boolean xml11) {
         if (!tracksOffsetsOf(charset)) {
             throw new IllegalArgumentException("cannot track byte offsets in " + charset.name()
                     + ": use a stateless charset with a fixed byte order (UTF-16BE or UTF-16LE, not UTF-16)");
@@ -94,6 +114,7 @@ public final class ByteTrackingReader extends Reader {
         this.fileName = fileName;
         this.consumed = startByte;
         this.utf8 = charset.equals(StandardCharsets.UTF_8);
+        this.xml11 = xml11;
         this.decoder = charset.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
@@ -163,6 +184,7 @@ public final class ByteTrackingReader extends Reader {
             return -1;
         }
         long before = consumed;
+        vet = xml11;
         int n = decode(target(cbuf, off, Math.min(len, MAX_READ_CHARS)));
         if (n == 0 && !finished && failureMessage == null) {
             // Room for one char and the next is a pair: decode it aside, give out its high half.
@@ -175,8 +197,12 @@ public final class ByteTrackingReader extends Reader {
             }
         }
         if (n > 0) {
+            // Recorded as decoded, before vetting changes a char: the map measures the chars' bytes.
             map.record(cbuf, off, n, consumed - before);
-            return n;
+            n = vet ? vet(cbuf, off, n) : n;
+            if (n > 0) {
+                return n;
+            }
         }
         if (failureMessage != null) {
             throw new InvalidEncodingException(failureMessage, failureOffset);
@@ -213,6 +239,7 @@ public final class ByteTrackingReader extends Reader {
                     // decoder gets just those, so it decides what is valid and how bad bytes are reported, but
                     // does not go on through the rest of the buffer at its per-character pace.
                     bytes.limit(p + 4);
+                    vet = true;
                     CoderResult r = decoder.decode(bytes, out, false);
                     bytes.limit(limit);
                     consumed += bytes.position() - p;
@@ -231,6 +258,7 @@ public final class ByteTrackingReader extends Reader {
                 r = decoder.flush(out);
             } else {
                 int p = bytes.position();
+                vet = true;
                 r = decoder.decode(bytes, out, endOfInput);
                 consumed += bytes.position() - p;
             }
@@ -288,8 +316,10 @@ public final class ByteTrackingReader extends Reader {
                 sp += 2;
             } else if ((b1 & 0xF0) == 0xE0 && sp + 2 < sl && (src[sp + 1] & 0xC0) == 0x80 && (src[sp + 2] & 0xC0) == 0x80) {
                 char c = (char) (((b1 & 0x0F) << 12) | ((src[sp + 1] & 0x3F) << 6) | (src[sp + 2] & 0x3F));
-                if (c < 0x800 || Character.isSurrogate(c)) {
-                    break; // overlong, or a surrogate on its own: malformed, as the JDK's decoder will say
+                if (c < 0x800 || Character.isSurrogate(c) || c >= 0xFFFE) {
+                    // overlong, or a surrogate on its own: malformed, as the JDK's decoder will say; a
+                    // noncharacter: decoded there too, and vetted
+                    break;
                 }
                 dst[dp++] = c;
                 sp += 3;
@@ -300,6 +330,48 @@ public final class ByteTrackingReader extends Reader {
         bytes.position(sp - bytes.arrayOffset());
         out.position(dp - out.arrayOffset());
         consumed += sp - sp0;
+    }
+
+    /**
+     * Applies XML's rules for raw characters to the {@code n} chars just decoded and recorded at
+     * {@code off}: see the class comment. Returns how many may be delivered: all, or those before
+     * the first refused, which becomes the failure.
+     */
+    private int vet(char[] cbuf, int off, int n) {
+        for (int i = off; i < off + n; i++) {
+            char c = cbuf[i];
+            if (c < 0x7F) {
+                continue;
+            }
+            String refused = null;
+            if (c >= 0xFFFE) {
+                refused = "is a noncharacter, which XML does not allow";
+            } else if (xml11 && c == 0x85) {
+                cbuf[i] = '\n';
+            } else if (xml11 && c == 0x2028) {
+                // A line end of its own, which a CR before it must not join as one CR LF: the CR becomes
+                // a LF, or, delivered already, is followed by a CR (only an LF right after would then
+                // join it, where the three were three line ends; the parser's own decoder does no better).
+                cbuf[i] = '\n';
+                if (i > off && cbuf[i - 1] == '\r') {
+                    cbuf[i - 1] = '\n';
+                } else if (i == off && lastDelivered == '\r') {
+                    cbuf[i] = '\r';
+                }
+            } else if (xml11 && c <= 0x9F) {
+                refused = "is a control character, which XML 1.1 allows only as a character reference (&#x"
+                        + Integer.toHexString(c).toUpperCase(Locale.ROOT) + ";)";
+            }
+            if (refused != null) {
+                long offset = map.byteOffsetOf(map.charsRecorded() - n + (i - off));
+                failureMessage = String.format(Locale.ROOT, "character U+%04X at byte offset %d of file %s %s",
+                        (int) c, offset, fileName, refused);
+                failureOffset = offset;
+                return i - off;
+            }
+        }
+        lastDelivered = cbuf[off + n - 1];
+        return n;
     }
 
     private void fill() throws IOException {

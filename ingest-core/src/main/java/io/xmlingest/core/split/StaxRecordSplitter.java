@@ -165,7 +165,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
                         null, null);
             }
             channel.position(encoding.bomLength());
-            ByteTrackingReader reader = new ByteTrackingReader(channel, encoding.bomLength(), encoding.charset(), name);
+            ByteTrackingReader reader = new ByteTrackingReader(channel, encoding.bomLength(), encoding, name);
             return new StaxRecordSplitter(channel, new Decoded(reader, encoding.charset()), name, recordElement, limits,
                     new SplitPosition(-1, 1, 1, encoding.bomLength()));
         });
@@ -192,7 +192,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
             }
             String prefix = decode(channel, encoding.bomLength(), at.prologEnd(), encoding.charset(), name) + at.openElements();
             channel.position(at.byteOffset());
-            ByteTrackingReader reader = new ByteTrackingReader(channel, at.byteOffset(), encoding.charset(), name);
+            ByteTrackingReader reader = new ByteTrackingReader(channel, at.byteOffset(), encoding, name);
             StaxRecordSplitter s = new StaxRecordSplitter(channel, reader, encoding.charset(), new PrefixedReader(prefix, reader),
                     prefix.length(), name, recordElement, limits, at.recordIndex(), at.prologEnd(),
                     new LineShift(at.line(), at.column()),
@@ -262,8 +262,8 @@ public final class StaxRecordSplitter implements RecordSplitter {
             in.reset();
             XmlEncoding encoding = XmlEncodingSniffer.sniff(head, head.length, fileName);
             in.skipNBytes(encoding.bomLength());
-            return new Decoded(new ByteTrackingReader(Channels.newChannel(in), encoding.bomLength(), encoding.charset(),
-                    fileName), encoding.charset());
+            return new Decoded(new ByteTrackingReader(Channels.newChannel(in), encoding.bomLength(), encoding, fileName),
+                    encoding.charset());
         } catch (IOException e) {
             closeQuietly(input);
             throw FileFailedException.unreadable(fileName, e);

@@ -1,8 +1,8 @@
 package io.xmlingest.core.split;
 
 /**
- * Finds the encoding pseudo-attribute of an XML declaration. Anything else wrong with the
- * declaration is left for the parser to report, with its own position.
+ * Finds the encoding and version pseudo-attributes of an XML declaration. Anything else wrong
+ * with the declaration is left for the parser to report, with its own position.
  */
 final class XmlDeclaration {
     private XmlDeclaration() {
@@ -14,6 +14,16 @@ final class XmlDeclaration {
 
     /** The declared encoding, or null if there is no declaration or it declares none. */
     static Encoding encodingOf(String text) {
+        return pseudoAttribute(text, "encoding");
+    }
+
+    /** Whether the declaration says version 1.1, whose line ends and control characters differ from 1.0's. */
+    static boolean isXml11(String text) {
+        Encoding version = pseudoAttribute(text, "version");
+        return version != null && version.name().equals("1.1");
+    }
+
+    private static Encoding pseudoAttribute(String text, String wanted) {
         if (!isDeclaration(text)) {
             return null;
         }
@@ -44,7 +54,7 @@ final class XmlDeclaration {
             if (close < 0 || close >= end) {
                 return null;
             }
-            if (name.equals("encoding")) {
+            if (name.equals(wanted)) {
                 return new Encoding(text.substring(i + 1, close), i + 1);
             }
             i = close + 1;

@@ -87,12 +87,13 @@ public final class XmlEncodingSniffer {
         Charset textCharset = family == Family.UTF_16 ? detected.charset() : StandardCharsets.ISO_8859_1;
         String text = new String(head, bom, (length - bom) / unit * unit, textCharset);
         XmlDeclaration.Encoding declared = XmlDeclaration.encodingOf(text);
+        boolean xml11 = XmlDeclaration.isXml11(text);
         if (declared == null) {
             if (XmlDeclaration.isCutShort(text)) {
                 throw failure("the XML declaration does not end within the first " + length
                         + " bytes, so its encoding cannot be read", fileName, text, text.length(), bom, unit);
             }
-            return detected;
+            return detected.asXml11(xml11);
         }
         String name = declared.name();
         int at = declared.index();
@@ -106,13 +107,13 @@ public final class XmlEncodingSniffer {
             throw failure("the XML declaration says encoding " + name + " but " + evidence, fileName, text, at, bom, unit);
         }
         if (family != Family.SINGLE_BYTE) {
-            return detected; // "UTF-16" means the byte order the bytes show
+            return detected.asXml11(xml11); // "UTF-16" means the byte order the bytes show
         }
         if (!ByteTrackingReader.tracksOffsetsOf(charset)) {
             throw failure("encoding " + name + " is not supported: its bytes for a character depend on the bytes"
                     + " before it, so byte offsets cannot be tracked", fileName, text, at, bom, unit);
         }
-        return new XmlEncoding(charset, 0);
+        return new XmlEncoding(charset, 0, xml11);
     }
 
     private static Charset resolve(String name, String fileName, String text, int at, int bom, int unit) {

@@ -169,6 +169,50 @@ class UnmappedContentTest {
                 .endsWith("(setting: record.unmapped.content)");
     }
 
+    /**
+     * JAXB ignores an xsi:type on an element bound to a plain value: {@code <salary xsi:type="xs:string">} was
+     * published as the decimal. A built-in type that can be no kind of the declared one (as far as the model
+     * tells: its {@code @XmlSchemaType}, else its Java type) rejects the record; one that may be, or a type of
+     * the schema's own, binds.
+     */
+    @Test
+    void aBuiltinXsiTypeThatCanBeNoKindOfAPlainValuesDeclaredTypeIsRejected() throws Exception {
+        String xs = " xmlns:xs=\"http://www.w3.org/2001/XMLSchema\"";
+        String[] refused = {
+            person("1", GOOD_BODY.replace("<firstName>", "<firstName" + xs + " xsi:type=\"xs:int\">")),
+            person("1", GOOD_BODY.replace("<salary>", "<salary" + xs + " xsi:type=\"xs:string\">")),
+            person("1", GOOD_BODY.replace("<salary>", "<salary" + xs + " xsi:type=\"xs:double\">")),
+            person("1", GOOD_BODY.replace("<active>", "<active" + xs + " xsi:type=\"xs:int\">")),
+            person("1", GOOD_BODY.replace("<birthDate>", "<birthDate" + xs + " xsi:type=\"xs:dateTime\">")),
+            person("1", GOOD_BODY.replace("<firstName>", "<firstName" + xs + " xsi:type=\"xs:anyType\">")),
+            person("1", GOOD_BODY.replace("<firstName>", "<firstName" + xs + " xsi:type=\"xs:nosuchType\">")),
+        };
+        String[] bound = {
+            person("1", GOOD_BODY.replace("<firstName>", "<firstName" + xs + " xsi:type=\"xs:token\">")),
+            person("1", GOOD_BODY.replace("<salary>", "<salary" + xs + " xsi:type=\"xs:decimal\">")),
+            person("1", GOOD_BODY.replace("<salary>", "<salary" + xs + " xsi:type=\"xs:int\">")),
+            person("1", GOOD_BODY.replace("<active>", "<active" + xs + " xsi:type=\"xs:boolean\">")),
+            person("1", GOOD_BODY.replace("<firstName>", "<firstName xsi:type=\"Name\">")),
+        };
+        List<String> all = new ArrayList<>(List.of(refused));
+        all.addAll(List.of(bound));
+        List<String> out = bindAll(false, all.toArray(String[]::new));
+
+        assertThat(out.subList(0, refused.length)).allSatisfy(m -> assertThat(m).startsWith("record does not bind: ")
+                .contains("[file p.xml, record index ").endsWith("(setting: record.unmapped.content)"));
+        assertThat(out.get(0)).contains("element <firstName> has xsi:type=\"xs:int\", which is not a kind of its "
+                + "declared type (a kind of xs:anyURI or xs:string)");
+        assertThat(out.get(1)).contains("element <salary> has xsi:type=\"xs:string\", which is not a kind of its "
+                + "declared type (a kind of xs:decimal)");
+        assertThat(out.get(2)).contains("<salary> has xsi:type=\"xs:double\"");
+        assertThat(out.get(3)).contains("<active> has xsi:type=\"xs:int\"").contains("(a kind of xs:boolean)");
+        assertThat(out.get(4)).contains("<birthDate> has xsi:type=\"xs:dateTime\"").contains("(a kind of xs:date)");
+        assertThat(out.get(5)).contains("xs:anyType");
+        assertThat(out.get(6)).contains("xs:nosuchType");
+        assertThat(out.subList(refused.length, out.size())).allSatisfy(m -> assertThat(m).isEqualTo(GOOD_JSON));
+        assertThat(bindAll(true, refused)).as("drop: as JAXB binds it").allSatisfy(m -> assertThat(m).isEqualTo(GOOD_JSON));
+    }
+
     /** Binds records of one model, each given as a document of its own, with one binder as a binder thread does. */
     private static final class Documents<T> {
         private final JaxbRecordBinder<T> binder;

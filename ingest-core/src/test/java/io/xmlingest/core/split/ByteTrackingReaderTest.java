@@ -141,7 +141,7 @@ class ByteTrackingReaderTest {
             {(byte) 0xC3}, {(byte) 0xE2, (byte) 0x82}, {(byte) 0xF0, (byte) 0x9F, (byte) 0x98},
             {(byte) 0xF8, (byte) 0x88, (byte) 0x80, (byte) 0x80, (byte) 0x80}, {(byte) 0xFC}, {(byte) 0xE2, 0x41},
             {(byte) 0xF0, (byte) 0x9F, 0x41}, {(byte) 0xE0, (byte) 0xA0},
-            {(byte) 0xED, (byte) 0x9F, (byte) 0xBF, (byte) 0xEE, (byte) 0x80, (byte) 0x80, (byte) 0xEF, (byte) 0xBF, (byte) 0xBF}};
+            {(byte) 0xED, (byte) 0x9F, (byte) 0xBF, (byte) 0xEE, (byte) 0x80, (byte) 0x80, (byte) 0xEF, (byte) 0xBF, (byte) 0xBD}};
         Random random = new Random(2026);
         for (int doc = 0; doc < 3000; doc++) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -208,6 +208,106 @@ class ByteTrackingReaderTest {
                     assertThat(reader.nextByteOffset()).isEqualTo(bytes.length);
                 }
             }
+        }
+    }
+
+    // --- XML's rules for raw characters, which Woodstox leaves to its decoder -----------------------
+
+    @ParameterizedTest
+    @ValueSource(strings = {"UTF-8", "UTF-16LE", "UTF-16BE"})
+    void theNoncharactersFffeAndFfffAreRefusedAtTheirByteAfterEveryCharBefore(String charsetName) throws IOException {
+        Charset cs = Charset.forName(charsetName);
+        for (char bad : new char[] {'\uFFFE', '\uFFFF'}) {
+            String good = "<a>h\u00E9llo \uD83D\uDE00 ";
+            byte[] bytes = (good + bad + "</a>").getBytes(cs);
+            long at = good.getBytes(cs).length;
+            for (boolean xml11 : new boolean[] {false, true}) {
+                try (ByteTrackingReader reader = new ByteTrackingReader(new ShortReadChannel(bytes, 0, new Random(1), 3), 0,
+                        cs, "t.xml", ByteTrackingReader.DEFAULT_RETAIN_CHARS, xml11)) {
+                    StringBuilder got = new StringBuilder();
+                    Throwable thrown = readUntilFailure(reader, got);
+                    assertThat(got.toString()).isEqualTo(good);
+                    assertThat(thrown).isInstanceOf(InvalidEncodingException.class).hasMessage(String.format(
+                            "character U+%04X at byte offset %d of file t.xml is a noncharacter, which XML does not allow",
+                            (int) bad, at));
+                    assertThat(((InvalidEncodingException) thrown).byteOffset()).isEqualTo(at);
+                }
+            }
+        }
+    }
+
+    @Test
+    void xml11LineEndsBecomeLineFeedsAndItsRawControlCharactersAreRefused() throws IOException {
+        // NEL and LSEP end lines in 1.1; CR NEL is one line end, CR LSEP two (a CR alone is one).
+        // Compared as the parser reads line ends (CR LF and CR alone are LF), since a CR LSEP that reads split
+        // comes out as CR CR, not LF LF.
+        String text = "a\u0085b\r\u0085c\u2028d\r\u2028e\u00E9\u00A0f";
+        for (Charset cs : new Charset[] {StandardCharsets.UTF_8, StandardCharsets.UTF_16LE}) {
+            for (int maxRead : new int[] {1, 2, 3, 1000}) {
+                assertThat(readAll(text, cs, true, maxRead).replace("\r\n", "\n").replace('\r', '\n'))
+                        .as("%s, reads of %d bytes", cs, maxRead).isEqualTo("a\nb\nc\nd\n\ne\u00E9\u00A0f");
+            }
+        }
+        assertThat(readAll(text, StandardCharsets.UTF_8, false)).as("1.0 keeps them as they are").isEqualTo(text);
+        for (char c : new char[] {'\u007F', '\u0080', '\u0084', '\u0086', '\u009F'}) {
+            byte[] bytes = ("<a>x" + c + "</a>").getBytes(StandardCharsets.UTF_8);
+            try (ByteTrackingReader reader = new ByteTrackingReader(Channels.newChannel(new java.io.ByteArrayInputStream(bytes)),
+                    0, StandardCharsets.UTF_8, "t.xml", ByteTrackingReader.DEFAULT_RETAIN_CHARS, true)) {
+                StringBuilder got = new StringBuilder();
+                Throwable thrown = readUntilFailure(reader, got);
+                assertThat(got.toString()).isEqualTo("<a>x");
+                assertThat(thrown).isInstanceOf(InvalidEncodingException.class).hasMessage(String.format(
+                        "character U+%04X at byte offset 4 of file t.xml is a control character, which XML 1.1 allows only "
+                                + "as a character reference (&#x%X;)", (int) c, (int) c));
+            }
+            assertThat(readAll("x" + c, StandardCharsets.UTF_8, false)).as("1.0 allows it").isEqualTo("x" + c);
+        }
+    }
+
+    @Test
+    void theSplitterReadsAnXml11FilesLineEndsAsItsParserWouldAndRefusesANoncharacter(@org.junit.jupiter.api.io.TempDir
+                                                                                     java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path file = dir.resolve("v11.xml");
+        java.nio.file.Files.writeString(file, "<?xml version='1.1' encoding='UTF-8'?>\n<r><p><n>A\u2028B</n></p>"
+                + "<p><n>C\r\u0085D</n></p>\u0085<p><n>E</n></p></r>", StandardCharsets.UTF_8);
+        List<String> texts = new ArrayList<>();
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(file, new javax.xml.namespace.QName("p"), XmlLimits.DEFAULTS)) {
+            while (s.next()) {
+                javax.xml.stream.XMLStreamReader r = s.record();
+                StringBuilder t = new StringBuilder("line " + s.position().line() + ": ");
+                for (int e = r.getEventType(); e != XMLStreamConstants.END_DOCUMENT; e = r.next()) {
+                    if (e == XMLStreamConstants.CHARACTERS) {
+                        t.append(r.getText());
+                    }
+                }
+                texts.add(t.toString());
+            }
+        }
+        assertThat(texts).containsExactly("line 2: A\nB", "line 3: C\nD", "line 5: E");
+
+        java.nio.file.Path bad = dir.resolve("bad.xml");
+        java.nio.file.Files.writeString(bad, "<r><p>ok</p><p>x\uFFFEy</p></r>", StandardCharsets.UTF_8);
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(bad, new javax.xml.namespace.QName("p"), XmlLimits.DEFAULTS)) {
+            assertThat(s.next()).isTrue();
+            assertThat(s.next()).isTrue();
+            assertThatThrownBy(s::next).isInstanceOf(io.xmlingest.core.error.FileFailedException.class)
+                    .hasMessageContaining("character U+FFFE at byte offset 16 of file")
+                    .hasMessageContaining("record index 1, line 1, column 17, byte offset 16");
+        }
+    }
+
+    private static String readAll(String text, Charset cs, boolean xml11) throws IOException {
+        return readAll(text, cs, xml11, 2);
+    }
+
+    private static String readAll(String text, Charset cs, boolean xml11, int maxRead) throws IOException {
+        byte[] bytes = text.getBytes(cs);
+        try (ByteTrackingReader reader = new ByteTrackingReader(new ShortReadChannel(bytes, 0, new Random(3), maxRead), 0, cs,
+                "t.xml", ByteTrackingReader.DEFAULT_RETAIN_CHARS, xml11)) {
+            StringBuilder got = new StringBuilder();
+            assertThat(readUntilFailure(reader, got)).isNull();
+            return got.toString();
         }
     }
 
