@@ -228,9 +228,11 @@ public final class IngestSettings {
             between(1024, 1L << 40));
 
     public static final Setting<String> XML_DOCTYPE = Setting.of("xml.doctype", SettingType.STRING, "ignore",
-            "What a DOCTYPE may do. reject: any DOCTYPE fails the file. ignore: the DTD is not processed and a "
-                    + "reference to an entity it declares fails the file. internal: entities declared in the internal "
-                    + "subset are expanded within xml.max.entity.expansions and xml.max.entity.depth. No policy ever "
+            "What a DOCTYPE may do. reject: any DOCTYPE fails the file. ignore: the DTD is not processed, and a "
+                    + "reference to an entity it declares fails the file, as does an attribute default its internal "
+                    + "subset declares (a value the file means where it leaves the attribute out). internal: entities "
+                    + "declared in the internal subset are expanded within xml.max.entity.expansions and "
+                    + "xml.max.entity.depth, and its attribute defaults applied. No policy ever "
                     + "reads an external DTD, an external entity or anything else a document names.",
             oneOf("reject", "ignore", "internal"));
 

@@ -61,6 +61,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
     private final String fileName;
     private final RecordElements recordElements;
     private final boolean rejectDoctype;
+    private final boolean ignoreDoctype;
     private final LineShift shift;
     // Where reading began, in the file's lines and bytes; null for a stream, which cannot be read again.
     private final SplitPosition origin;
@@ -109,6 +110,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
         this.fileName = fileName;
         this.recordElements = recordElements;
         this.rejectDoctype = limits.doctype() == DoctypePolicy.REJECT;
+        this.ignoreDoctype = limits.doctype() == DoctypePolicy.IGNORE;
         this.requireRecords = limits.requireRecords();
         this.index = firstIndex - 1;
         this.prologEnd = prologEnd;
@@ -330,6 +332,13 @@ public final class StaxRecordSplitter implements RecordSplitter {
                     case XMLStreamConstants.DTD -> {
                         if (rejectDoctype) {
                             throw new FileFailedException("the file has a DOCTYPE, and DOCTYPEs are rejected",
+                                    location(cursor.getLocation()), IngestSettings.XML_DOCTYPE.key(), null);
+                        }
+                        String lost = ignoreDoctype ? DtdAttributeDefaults.first(cursor.getText()) : null;
+                        if (lost != null) {
+                            throw new FileFailedException("the DOCTYPE's internal subset gives " + lost + " a default, "
+                                    + "which xml.doctype=ignore does not apply: an element without the attribute would be "
+                                    + "published without its value; xml.doctype=internal applies the defaults",
                                     location(cursor.getLocation()), IngestSettings.XML_DOCTYPE.key(), null);
                         }
                     }

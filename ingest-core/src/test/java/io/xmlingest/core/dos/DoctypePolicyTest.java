@@ -66,6 +66,31 @@ class DoctypePolicyTest {
                 .isInstanceOf(FileFailedException.class).hasMessageContaining("&e;");
     }
 
+    /**
+     * An attribute default in the internal subset is a value the file means wherever it leaves the attribute
+     * out: under ignore it was lost without a word. Declarations without one, and one inside a comment or a
+     * literal, are no such value.
+     */
+    @Test
+    void ignoreFailsAFileWhoseInternalSubsetGivesAnAttributeADefaultNamingIt() throws Exception {
+        String quiet = "<!DOCTYPE persons [<!-- <!ATTLIST phone type CDATA \"home\"> -->"
+                + "<!ENTITY note \"<!ATTLIST x y CDATA 'z'>\"><!ATTLIST phone type (mobile|home|work) #REQUIRED"
+                + " kind NOTATION (a|b) #IMPLIED><!ATTLIST address verified CDATA #IMPLIED>]>\n";
+        assertThat(ingest("ignore", doc(quiet, "F"))).hasSize(2);
+        for (String[] c : new String[][] {
+            {"<!DOCTYPE persons [<!ATTLIST phone type CDATA \"home\">]>\n", "attribute type of <phone> (\"home\")"},
+            {"<!DOCTYPE persons [<!ELEMENT persons ANY>\n<!ATTLIST person\n note CDATA #IMPLIED\n"
+                + " id (1|2) #FIXED '1'>]>\n", "attribute id of <person> ('1')"},
+        }) {
+            assertThatThrownBy(() -> ingest("ignore", doc(c[0], "F"))).isInstanceOf(FileFailedException.class)
+                    .hasMessageContaining("the DOCTYPE's internal subset gives " + c[1] + " a default, which "
+                            + "xml.doctype=ignore does not apply")
+                    .hasMessageContaining("xml.doctype=internal applies the defaults")
+                    .hasMessageContaining("(setting: xml.doctype)").hasMessageContaining("line 2");
+            assertThat(ingest("internal", doc(c[0], "F"))).as("applied under internal").hasSize(2);
+        }
+    }
+
     @Test
     void internalExpandsEntitiesOfTheInternalSubset() throws Exception {
         List<OutgoingRecord> out = ingest("internal",
