@@ -61,7 +61,10 @@ final class Inbox {
     // Inbox entries that can never be taken, each told of once while it is there.
     private final Set<String> toldOfSkipping = ConcurrentHashMap.newKeySet();
 
-    Inbox(Path dir, String workerId, long settleMillis, Clock clock) {
+    Inbox(Path inboxDir, String workerId, long settleMillis, Clock clock) {
+        // Absolute, as the paths of shared work orders are (they travel as URIs): a file in sharded/ named by one
+        // must be known for one of ours, or it went to done/ under its sharded/ name, file id first.
+        Path dir = inboxDir.toAbsolutePath().normalize();
         this.dir = dir;
         this.processing = dir.resolve("processing").resolve(workerId);
         this.done = dir.resolve("done");

@@ -148,7 +148,10 @@ class SharedWorkIT {
         try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(gz))) {
             Files.copy(plain, out);
         }
-        WorkerHarness a = new WorkerHarness(TestBroker.bootstrapServers(), inbox, "work.shards", "4", "work.partitions", "4");
+        // Named relative to the working directory, as a user names it: the work orders' paths are absolute, and the
+        // file went to done/ under its name in sharded/, its file id first.
+        Path relative = Path.of("").toAbsolutePath().relativize(inbox);
+        WorkerHarness a = new WorkerHarness(TestBroker.bootstrapServers(), relative, "work.shards", "4", "work.partitions", "4");
         WorkerHarness b = secondOf(a);
         try (WorkerHarness.Running ra = a.start(); WorkerHarness.Running rb = b.start()) {
             a.drop(gz, "g.xml.gz");

@@ -97,12 +97,11 @@ public final class ShardedFiles {
 
     /**
      * A compressed file's inflated size, from the plain copy its shards read; -1 for a plain file,
-     * or when the copy is gone (its events then give the file's size alone).
+     * which has no copy, or when the copy is gone (its events then give the file's size alone). The
+     * file itself is not read: a cut's orders may be committed before it is in place, and an ending
+     * may come after it has moved on.
      */
     private static long inflatedBytes(FileJob file) {
-        if (!CompressedInput.isCompressed(file.path(), file.name())) {
-            return -1;
-        }
         try {
             return Files.size(CompressedInput.copyBeside(file.path(), file.fileId()));
         } catch (IOException e) {
