@@ -7,8 +7,6 @@ import io.xmlingest.core.publish.Envelope;
 import io.xmlingest.core.publish.TopicNames;
 import io.xmlingest.core.split.CompressedInput;
 import io.xmlingest.core.split.Shard;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -96,17 +94,11 @@ public final class ShardedFiles {
     }
 
     /**
-     * A compressed file's inflated size, from the plain copy its shards read; -1 for a plain file,
-     * which has no copy, or when the copy is gone (its events then give the file's size alone). The
-     * file itself is not read: a cut's orders may be committed before it is in place, and an ending
-     * may come after it has moved on.
+     * A compressed file's inflated size, from the plain copy its shards read; -1 for a plain file, or
+     * when the copy is gone (its events then give the file's size alone).
      */
     private static long inflatedBytes(FileJob file) {
-        try {
-            return Files.size(CompressedInput.copyBeside(file.path(), file.fileId()));
-        } catch (IOException e) {
-            return -1;
-        }
+        return CompressedInput.copySize(file.path(), file.fileId());
     }
 
     /** True when, as {@code store} tells, every one of the file's {@code shards} has ended and the file has not. */

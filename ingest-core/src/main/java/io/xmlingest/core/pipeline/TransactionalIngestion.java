@@ -156,9 +156,10 @@ public final class TransactionalIngestion {
         if (job.from() != null) {
             return fail(job.from(), reason, publisher, List.of(), job.shard());
         }
-        // A shard's file was announced when it was cut.
+        // A shard's file was announced when it was cut. A compressed file's copy, if an attempt made it, gives its size.
         return fail(job.notStarted(), reason, publisher, job.shard() != null ? List.of()
-                : List.of(new FileMessages(topics, job.name(), job.fileId(), worker).started(job.bytes(), -1)), job.shard());
+                : List.of(new FileMessages(topics, job.name(), job.fileId(), worker).started(job.bytes(),
+                        CompressedInput.copySize(job.path(), job.fileId()))), job.shard());
     }
 
     /** @param shard the shard that fails, or null for the whole file */

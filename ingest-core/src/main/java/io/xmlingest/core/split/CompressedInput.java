@@ -110,6 +110,19 @@ public final class CompressedInput {
     }
 
     /**
+     * The size of the plain copy beside a compressed file, which is its inflated size; -1 when there is
+     * no copy (a plain file has none). The file itself is not read: it may not be in place yet, or
+     * may have moved on.
+     */
+    public static long copySize(Path file, String fileId) {
+        try {
+            return Files.size(copyBeside(file, fileId));
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    /**
      * Deletes every copy beside {@code file}, and any part of one a crash left: whatever content
      * they were made from, they are of no use once the file moves on.
      */

@@ -271,6 +271,31 @@ class TransactionalIngestionTest {
         assertThat(Files.readAllBytes(CompressedInput.copyBeside(gz, FileIdentity.sha256(gz)))).isEqualTo(plain);
     }
 
+    /**
+     * A compressed file set aside before anything of it was committed is announced with its inflated size,
+     * as one read through is, from the copy its crashed tries made; a plain file has none to give.
+     */
+    @Test
+    void aGzipFileSetAsideUnstartedGivesItsInflatedSizeFromItsCopy() throws Exception {
+        byte[] plain = Files.readAllBytes(file("aside.xml", records(20)));
+        Path gz = Files.write(dir.resolve("aside.xml.gz"), gzip(plain));
+        FileJob job = job(gz, null);
+        Files.write(CompressedInput.copyBeside(gz, job.fileId()), plain);
+        io.xmlingest.core.error.FileFailedException reason = new io.xmlingest.core.error.FileFailedException(
+                "set aside", io.xmlingest.core.error.ErrorLocation.ofFile(job.name()), "worker.file.max.crashes", null);
+
+        InMemoryTransactionalPublisher publisher = new InMemoryTransactionalPublisher();
+        ingestion(config()).setAside(job, reason, publisher);
+        assertThat(events(publisher)).containsExactly("started", "failed");
+        assertThat(new String(publisher.envelopes("t.status").get(0).value(), StandardCharsets.UTF_8))
+                .contains("\"bytes\":" + Files.size(gz) + ",\"inflatedBytes\":" + plain.length);
+
+        InMemoryTransactionalPublisher plainPublisher = new InMemoryTransactionalPublisher();
+        ingestion(config()).setAside(job(dir.resolve("aside.xml"), null), reason, plainPublisher);
+        assertThat(new String(plainPublisher.envelopes("t.status").get(0).value(), StandardCharsets.UTF_8))
+                .contains("\"bytes\":" + plain.length).doesNotContain("inflatedBytes");
+    }
+
     @Test
     void aGzipFileStoppedMidwayResumesInTheCopyItMadeWithoutInflatingAgain() throws Exception {
         byte[] plain = Files.readAllBytes(file("resumed.xml", records(40)));
