@@ -133,6 +133,11 @@ public final class ByteTrackingReader extends Reader {
                 && !name.contains("2022");
     }
 
+    /** The file is XML 1.1: its NEL and LSEP are delivered as line ends. */
+    boolean xml11() {
+        return xml11;
+    }
+
     /** Characters delivered so far. */
     public long charsRead() {
         return map.charsRecorded();
@@ -349,15 +354,7 @@ public final class ByteTrackingReader extends Reader {
             } else if (xml11 && c == 0x85) {
                 cbuf[i] = '\n';
             } else if (xml11 && c == 0x2028) {
-                // A line end of its own, which a CR before it must not join as one CR LF: the CR becomes
-                // a LF, or, delivered already, is followed by a CR (only an LF right after would then
-                // join it, where the three were three line ends; the parser's own decoder does no better).
-                cbuf[i] = '\n';
-                if (i > off && cbuf[i - 1] == '\r') {
-                    cbuf[i - 1] = '\n';
-                } else if (i == off && lastDelivered == '\r') {
-                    cbuf[i] = '\r';
-                }
+                lineSeparator(cbuf, off, i);
             } else if (xml11 && c <= 0x9F) {
                 refused = "is a control character, which XML 1.1 allows only as a character reference (&#x"
                         + Integer.toHexString(c).toUpperCase(Locale.ROOT) + ";)";
@@ -372,6 +369,24 @@ public final class ByteTrackingReader extends Reader {
         }
         lastDelivered = cbuf[off + n - 1];
         return n;
+    }
+
+    /**
+     * Hands on the LSEP at {@code i} as a line end of its own, which a CR before it must not join as
+     * one CR LF. The CRs right before it are each a line end alone (none is followed by a LF), so
+     * they and the LSEP all become LFs; a LF would join a CR delivered by the previous read, though,
+     * and then they all stay or become CRs instead (only a LF right after the LSEP would then join
+     * it, where the two were two line ends: the parser's own decoder does no better).
+     */
+    private void lineSeparator(char[] cbuf, int off, int i) {
+        int first = i;
+        while (first > off && cbuf[first - 1] == '\r') {
+            first--;
+        }
+        char end = first == off && lastDelivered == '\r' ? '\r' : '\n';
+        for (int j = first; j <= i; j++) {
+            cbuf[j] = end;
+        }
     }
 
     private void fill() throws IOException {

@@ -50,9 +50,12 @@ public final class CapturedRecord {
     final long byteOffset;
     final long byteLength;
     final RecordText source;
+    /** The file is XML 1.1, whose raw text has line ends the parser was handed as line feeds. */
+    private final boolean xml11;
     private final long size;
 
-    private CapturedRecord(Builder b, int line, int column, long byteOffset, long byteLength, RecordText source) {
+    private CapturedRecord(Builder b, int line, int column, long byteOffset, long byteLength, RecordText source,
+                           boolean xml11) {
         this.count = b.count;
         this.type = b.type;
         this.charOffset = b.charOffset;
@@ -72,6 +75,7 @@ public final class CapturedRecord {
         this.byteOffset = byteOffset;
         this.byteLength = byteLength;
         this.source = source;
+        this.xml11 = xml11;
         this.size = (long) b.textUsed * 2 + (long) b.stringCount * 8 + (long) b.count * 40;
     }
 
@@ -98,28 +102,21 @@ public final class CapturedRecord {
 
     /**
      * The file's line and column of an event, counted from the record's start over its raw text;
-     * the record's own start when the text cannot be read back. Woodstox counts CR LF, CR and LF
-     * each as one line end, and so does this.
+     * the record's own start when the text cannot be read back. Line ends are counted as the parser
+     * counts them (see {@link LineCounter}).
      */
     int[] lineAndColumn(int event) {
         int target = event < 0 || event >= count ? 0 : charOffset[event];
         String raw = target == 0 ? null : source.read();
-        int l = line;
-        int c = column;
         if (raw == null) {
-            return new int[] {l, c};
+            return new int[] {line, column};
         }
+        LineCounter lines = new LineCounter(line, column, xml11);
         int end = Math.min(target, raw.length());
         for (int i = 0; i < end; i++) {
-            char ch = raw.charAt(i);
-            if (ch == '\n' || (ch == '\r' && (i + 1 >= raw.length() || raw.charAt(i + 1) != '\n'))) {
-                l++;
-                c = 1;
-            } else if (ch != '\r') {
-                c++;
-            }
+            lines.add(raw.charAt(i));
         }
-        return new int[] {l, c};
+        return new int[] {lines.line(), lines.column()};
     }
 
     /** Collects one record's events in file order. */
@@ -196,9 +193,13 @@ public final class CapturedRecord {
             }
         }
 
-        /** The finished copy; {@code byteOffset} and {@code byteLength} locate the record's raw text, -1 when unknown. */
-        public CapturedRecord build(int line, int column, long byteOffset, long byteLength, RecordText source) {
-            return new CapturedRecord(this, line, column, byteOffset, byteLength, source);
+        /**
+         * The finished copy; {@code byteOffset} and {@code byteLength} locate the record's raw text, -1 when
+         * unknown; {@code xml11} says the file is XML 1.1, for counting the raw text's line ends.
+         */
+        public CapturedRecord build(int line, int column, long byteOffset, long byteLength, RecordText source,
+                                    boolean xml11) {
+            return new CapturedRecord(this, line, column, byteOffset, byteLength, source, xml11);
         }
 
         private int next(int event, long offset) {

@@ -8,6 +8,7 @@ import io.xmlingest.core.error.OversizedRecordException;
 import io.xmlingest.core.error.RecordRejectedException;
 import io.xmlingest.core.error.XmlFaults;
 import java.io.BufferedInputStream;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
@@ -192,7 +193,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
                         + at.prologEnd() + ", the file has " + channel.size() + " bytes): the checkpoint is not of this file",
                         ErrorLocation.ofFile(name).withRecordIndex(at.recordIndex()), null, null);
             }
-            String prefix = decode(channel, encoding.bomLength(), at.prologEnd(), encoding.charset(), name) + at.openElements();
+            String prefix = prolog(channel, encoding, at.prologEnd(), name) + at.openElements();
             channel.position(at.byteOffset());
             ByteTrackingReader reader = new ByteTrackingReader(channel, at.byteOffset(), encoding, name);
             StaxRecordSplitter s = new StaxRecordSplitter(channel, reader, encoding.charset(), new PrefixedReader(prefix, reader),
@@ -275,7 +276,23 @@ public final class StaxRecordSplitter implements RecordSplitter {
         }
     }
 
-    private static String decode(FileChannel channel, long from, long to, Charset charset, String name) throws IOException {
+    /**
+     * The prolog, for the parser to read again before a resumed record: decoded as the rest of the file
+     * is, so that an XML 1.1 file's NEL and LSEP line ends reach the parser as line feeds there too.
+     */
+    private static String prolog(FileChannel channel, XmlEncoding encoding, long to, String name) throws IOException {
+        ByteBuffer raw = read(channel, encoding.bomLength(), to, name);
+        ByteTrackingReader reader = new ByteTrackingReader(Channels.newChannel(
+                new ByteArrayInputStream(raw.array(), 0, raw.limit())), encoding.bomLength(), encoding, name);
+        StringBuilder text = new StringBuilder(raw.limit());
+        char[] chunk = new char[8192];
+        for (int n; (n = reader.read(chunk, 0, chunk.length)) >= 0; ) {
+            text.append(chunk, 0, n);
+        }
+        return text.toString();
+    }
+
+    private static ByteBuffer read(FileChannel channel, long from, long to, String name) throws IOException {
         if (to - from > Integer.MAX_VALUE / 2) {
             throw new FileFailedException("the prolog (everything before the root element) is " + (to - from)
                     + " bytes, too large to keep for a resume", ErrorLocation.ofFile(name), null, null);
@@ -284,7 +301,11 @@ public final class StaxRecordSplitter implements RecordSplitter {
         while (buffer.hasRemaining() && channel.read(buffer, from + buffer.position()) > 0) {
             // read it all
         }
-        buffer.flip();
+        return buffer.flip();
+    }
+
+    private static String decode(FileChannel channel, long from, long to, Charset charset, String name) throws IOException {
+        ByteBuffer buffer = read(channel, from, to, name);
         try {
             return charset.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(buffer).toString();
@@ -547,7 +568,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
             long length = end < 0 ? -1 : end - start;
             CapturedRecord.RecordText text = file == null || length < 0 ? CapturedRecord.RecordText.NONE
                     : () -> readBack(start, end);
-            return events.build(position.line(), position.column(), start, length, text);
+            return events.build(position.line(), position.column(), start, length, text, bytes.xml11());
         } catch (OversizedRecordException big) {
             Location at = fragment.getLocation();
             throw new RecordRejectedException("record is too large: " + big.reason(),
@@ -685,9 +706,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
         ByteBuffer in = ByteBuffer.allocate(8192);
         CharBuffer out = CharBuffer.allocate(8192);
         long next = from.byteOffset();
-        int line = from.line();
-        int column = from.column();
-        boolean afterCr = false;
+        LineCounter lines = new LineCounter(from.line(), from.column(), bytes.xml11());
         try {
             boolean last = false;
             while (true) {
@@ -708,22 +727,11 @@ public final class StaxRecordSplitter implements RecordSplitter {
                 }
                 out.flip();
                 while (out.hasRemaining()) {
-                    // As the parser counts: CR LF is one break, a lone CR or LF is one too.
-                    char c = out.get();
-                    if (c == '\n' && afterCr) {
-                        afterCr = false;
-                    } else if (c == '\n' || c == '\r') {
-                        line++;
-                        column = 1;
-                        afterCr = c == '\r';
-                    } else {
-                        column++;
-                        afterCr = false;
-                    }
+                    lines.add(out.get());
                 }
                 out.clear();
                 if (last && r.isUnderflow()) {
-                    return new int[] {line, column};
+                    return new int[] {lines.line(), lines.column()};
                 }
             }
         } catch (IOException e) {

@@ -238,14 +238,14 @@ class ByteTrackingReaderTest {
 
     @Test
     void xml11LineEndsBecomeLineFeedsAndItsRawControlCharactersAreRefused() throws IOException {
-        // NEL and LSEP end lines in 1.1; CR NEL is one line end, CR LSEP two (a CR alone is one).
-        // Compared as the parser reads line ends (CR LF and CR alone are LF), since a CR LSEP that reads split
-        // comes out as CR CR, not LF LF.
-        String text = "a\u0085b\r\u0085c\u2028d\r\u2028e\u00E9\u00A0f";
+        // NEL and LSEP end lines in 1.1; CR NEL is one line end, CR LSEP two, CR CR LSEP three (a CR alone is
+        // one). Compared as the parser reads line ends (CR LF and CR alone are LF), since a CR LSEP that reads
+        // split comes out as CR CR, not LF LF.
+        String text = "a\u0085b\r\u0085c\u2028d\r\u2028e\u00E9\u00A0f\r\r\u2028g";
         for (Charset cs : new Charset[] {StandardCharsets.UTF_8, StandardCharsets.UTF_16LE}) {
             for (int maxRead : new int[] {1, 2, 3, 1000}) {
                 assertThat(readAll(text, cs, true, maxRead).replace("\r\n", "\n").replace('\r', '\n'))
-                        .as("%s, reads of %d bytes", cs, maxRead).isEqualTo("a\nb\nc\nd\n\ne\u00E9\u00A0f");
+                        .as("%s, reads of %d bytes", cs, maxRead).isEqualTo("a\nb\nc\nd\n\ne\u00E9\u00A0f\n\n\ng");
             }
         }
         assertThat(readAll(text, StandardCharsets.UTF_8, false)).as("1.0 keeps them as they are").isEqualTo(text);
@@ -294,6 +294,47 @@ class ByteTrackingReaderTest {
             assertThatThrownBy(s::next).isInstanceOf(io.xmlingest.core.error.FileFailedException.class)
                     .hasMessageContaining("character U+FFFE at byte offset 16 of file")
                     .hasMessageContaining("record index 1, line 1, column 17, byte offset 16");
+        }
+    }
+
+    /**
+     * Where the splitter works a position out again itself (a resume's prolog, a bad byte the parser never
+     * saw, an event of a copied record), an XML 1.1 file's NEL and LSEP are line ends as they are to the parser.
+     */
+    @Test
+    void anXml11FileResumesAndIsPositionedWithItsOwnLineEnds(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        javax.xml.namespace.QName p = new javax.xml.namespace.QName("p");
+        java.nio.file.Path file = dir.resolve("nel.xml");
+        java.nio.file.Files.writeString(file, "<?xml version=\"1.1\" encoding=\"UTF-8\"?>\u0085<!-- c -->\u0085<r>\u0085"
+                + "<p><n>A</n></p>\u0085<p>\u0085\u2028<n>B</n></p>\u0085</r>", StandardCharsets.UTF_8);
+        ResumePoint second;
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(file, p, XmlLimits.DEFAULTS)) {
+            assertThat(s.next()).isTrue();
+            assertThat(s.next()).isTrue();
+            second = s.resumePoint();
+            CapturedRecord copy = s.capture();
+            // Events: <p>, its text (NEL LSEP), <n>: which starts line 7.
+            assertThat(copy.lineAndColumn(2)).containsExactly(7, 1);
+        }
+        assertThat(second.line()).isEqualTo(5);
+        try (StaxRecordSplitter s = StaxRecordSplitter.resume(file, "nel.xml", p, XmlLimits.DEFAULTS, second, 1)) {
+            assertThat(s.next()).isTrue();
+            assertThat(s.position().line()).isEqualTo(5);
+            assertThat(s.capture().lineAndColumn(2)).containsExactly(7, 1);
+            assertThat(s.next()).isFalse();
+        }
+
+        java.nio.file.Path bad = dir.resolve("bad11.xml");
+        java.nio.file.Files.writeString(bad, "<?xml version='1.1' encoding='UTF-8'?>\n<r><p>a\u0085b\u2028c\uFFFF</p></r>",
+                StandardCharsets.UTF_8);
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(bad, p, XmlLimits.DEFAULTS)) {
+            assertThatThrownBy(() -> {
+                while (s.next()) {
+                    s.capture();
+                }
+            }).isInstanceOf(io.xmlingest.core.error.FileFailedException.class)
+                    .hasMessageContaining("character U+FFFF").hasMessageContaining("line 4, column 2");
         }
     }
 
