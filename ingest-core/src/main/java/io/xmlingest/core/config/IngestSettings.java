@@ -229,8 +229,8 @@ public final class IngestSettings {
 
     public static final Setting<String> XML_DOCTYPE = Setting.of("xml.doctype", SettingType.STRING, "ignore",
             "What a DOCTYPE may do. reject: any DOCTYPE fails the file. ignore: the DTD is not processed, and a "
-                    + "reference to an entity it declares fails the file, as does an attribute default its internal "
-                    + "subset declares (a value the file means where it leaves the attribute out). internal: entities "
+                    + "reference to an entity it declares fails the file, as does an element of a record that leaves "
+                    + "out an attribute its internal subset gives a default (a value the file means). internal: entities "
                     + "declared in the internal subset are expanded within xml.max.entity.expansions and "
                     + "xml.max.entity.depth, and its attribute defaults applied. No policy ever "
                     + "reads an external DTD, an external entity or anything else a document names.",

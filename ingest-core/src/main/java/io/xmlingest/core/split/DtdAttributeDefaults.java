@@ -1,24 +1,37 @@
 package io.xmlingest.core.split;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.xml.stream.XMLStreamReader;
+
 /**
- * Finds an attribute default an internal DTD subset declares. A parser that does not process the
- * DTD (xml.doctype=ignore) leaves such an attribute out wherever the file does: the element's
- * value the file meant is lost without a word. Only the subset's own text is read; a declaration
- * that a parameter entity holds is not seen, as no parser under that policy would see it either.
+ * The attribute defaults an internal DTD subset declares. A parser that does not process the DTD
+ * (xml.doctype=ignore) leaves such an attribute out wherever the file does, so a record element
+ * written without it would be published without the value the file means. Only elements in records
+ * matter: a default on the root, or on an attribute every element writes, loses nothing. Only the
+ * subset's own text is read; a declaration that a parameter entity holds is not seen, as no parser
+ * under that policy would see it either.
  */
 final class DtdAttributeDefaults {
-    private DtdAttributeDefaults() {
+
+    private record Default(String attribute, String value) {
     }
 
-    /**
-     * The first attribute with a default value ({@code "x"} or {@code #FIXED "x"}) that
-     * {@code subset} declares, said as {@code attribute currency of <price> ("EUR")}; null when
-     * it declares none, or its declarations cannot be read (a parameter entity in them).
-     */
-    static String first(String subset) {
+    /** By the element's name as the DTD writes it (with its prefix, if any). */
+    private final Map<String, List<Default>> byElement;
+
+    private DtdAttributeDefaults(Map<String, List<Default>> byElement) {
+        this.byElement = byElement;
+    }
+
+    /** The defaults {@code subset} declares ({@code "x"} or {@code #FIXED "x"}); null when it declares none. */
+    static DtdAttributeDefaults of(String subset) {
         if (subset == null) {
             return null;
         }
+        Map<String, List<Default>> found = new HashMap<>();
         int i = 0;
         int n = subset.length();
         while (i < n) {
@@ -28,10 +41,7 @@ final class DtdAttributeDefaults {
                 i = skipPast(subset, i + 2, "?>");
             } else if (subset.startsWith("<!ATTLIST", i)) {
                 int end = declarationEnd(subset, i + 9);
-                String found = defaultIn(subset.substring(i + 9, Math.min(end, n)));
-                if (found != null) {
-                    return found;
-                }
+                collect(subset.substring(i + 9, Math.min(end, n)), found);
                 i = end + 1;
             } else if (subset.startsWith("<!", i)) {
                 i = declarationEnd(subset, i + 2) + 1;
@@ -39,37 +49,80 @@ final class DtdAttributeDefaults {
                 i++;
             }
         }
+        return found.isEmpty() ? null : new DtdAttributeDefaults(found);
+    }
+
+    /**
+     * The first attribute with a default that the start tag at {@code cursor} leaves out, said as
+     * {@code attribute currency of <price>, to which the DOCTYPE's internal subset gives the default "EUR"};
+     * null when it writes every one.
+     */
+    String missingAt(XMLStreamReader cursor) {
+        String element = rawName(cursor.getPrefix(), cursor.getLocalName());
+        List<Default> defaults = byElement.get(element);
+        if (defaults == null) {
+            return null;
+        }
+        for (Default d : defaults) {
+            if (!written(cursor, d.attribute())) {
+                return "attribute " + d.attribute() + " of <" + element
+                        + ">, to which the DOCTYPE's internal subset gives the default " + d.value();
+            }
+        }
         return null;
     }
 
-    /** In the body of one ATTLIST declaration (after the keyword), the first default, or null. */
-    private static String defaultIn(String body) {
+    private static boolean written(XMLStreamReader cursor, String attribute) {
+        for (int a = 0; a < cursor.getAttributeCount(); a++) {
+            if (attribute.equals(rawName(cursor.getAttributePrefix(a), cursor.getAttributeLocalName(a)))) {
+                return true;
+            }
+        }
+        // A namespace declaration is no attribute to the cursor, but a DTD may give one a default.
+        if (attribute.equals("xmlns") || attribute.startsWith("xmlns:")) {
+            String prefix = attribute.equals("xmlns") ? "" : attribute.substring(6);
+            for (int d = 0; d < cursor.getNamespaceCount(); d++) {
+                String declared = cursor.getNamespacePrefix(d);
+                if (prefix.equals(declared == null ? "" : declared)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static String rawName(String prefix, String local) {
+        return prefix == null || prefix.isEmpty() ? local : prefix + ":" + local;
+    }
+
+    /** In the body of one ATTLIST declaration (after the keyword), its defaults, into {@code found}. */
+    private static void collect(String body, Map<String, List<Default>> found) {
         Tokens t = new Tokens(body);
         String element = t.next();
         if (element == null || element.startsWith("%")) {
-            return null;
+            return;
         }
         while (true) {
             String attribute = t.next();
             String type = t.next();
             if (attribute == null || type == null || attribute.startsWith("%") || type.startsWith("%")) {
-                return null;
+                return;
             }
             if (type.equals("NOTATION")) {
                 type = t.next(); // its (a|b) list
             }
             String value = t.next();
             if (value == null || value.startsWith("%")) {
-                return null;
+                return;
             }
             if (value.equals("#FIXED")) {
                 value = t.next();
                 if (value == null) {
-                    return null;
+                    return;
                 }
             }
             if (value.startsWith("\"") || value.startsWith("'")) {
-                return "attribute " + attribute + " of <" + element + "> (" + value + ")";
+                found.computeIfAbsent(element, e -> new ArrayList<>()).add(new Default(attribute, value));
             }
         }
     }

@@ -99,6 +99,8 @@ public final class StaxRecordSplitter implements RecordSplitter {
     private SplitPosition position;
     private long stopBefore = Long.MAX_VALUE;
     private boolean stopped;
+    // Attribute defaults the internal DTD subset declares and xml.doctype=ignore leaves unapplied; null if none.
+    private DtdAttributeDefaults unappliedDefaults;
 
     private StaxRecordSplitter(FileChannel file, ByteTrackingReader bytes, Charset charset, Reader text, long charBase,
                                String fileName, RecordElements recordElements, XmlLimits limits, long firstIndex, long prologEnd,
@@ -355,12 +357,8 @@ public final class StaxRecordSplitter implements RecordSplitter {
                             throw new FileFailedException("the file has a DOCTYPE, and DOCTYPEs are rejected",
                                     location(cursor.getLocation()), IngestSettings.XML_DOCTYPE.key(), null);
                         }
-                        String lost = ignoreDoctype ? DtdAttributeDefaults.first(cursor.getText()) : null;
-                        if (lost != null) {
-                            throw new FileFailedException("the DOCTYPE's internal subset gives " + lost + " a default, "
-                                    + "which xml.doctype=ignore does not apply: an element without the attribute would be "
-                                    + "published without its value; xml.doctype=internal applies the defaults",
-                                    location(cursor.getLocation()), IngestSettings.XML_DOCTYPE.key(), null);
+                        if (ignoreDoctype) {
+                            unappliedDefaults = DtdAttributeDefaults.of(cursor.getText());
                         }
                     }
                     default -> {
@@ -558,7 +556,11 @@ public final class StaxRecordSplitter implements RecordSplitter {
         CapturedRecord.Builder events = new CapturedRecord.Builder(outerNamespaces(), interned);
         try {
             events.add(cursor, 0);
+            checkDefaultsWritten();
             while (fragment.next() != XMLStreamConstants.END_DOCUMENT) {
+                if (unappliedDefaults != null && cursor.getEventType() == XMLStreamConstants.START_ELEMENT) {
+                    checkDefaultsWritten();
+                }
                 events.add(cursor, cursor.getLocationInfo().getStartingCharOffset() - startChar);
             }
             long start = position.byteOffset();
@@ -583,6 +585,21 @@ public final class StaxRecordSplitter implements RecordSplitter {
                 throw failure(x);
             }
             throw e;
+        }
+    }
+
+    /**
+     * Fails the file where a record's start tag leaves out an attribute the internal DTD subset gives a
+     * default, which xml.doctype=ignore does not apply: the record would be published without a value the
+     * file means. It is the file's policy that must change, so the file stops rather than the record.
+     */
+    private void checkDefaultsWritten() {
+        String lost = unappliedDefaults == null ? null : unappliedDefaults.missingAt(cursor);
+        if (lost != null) {
+            throw new FileFailedException("the record leaves out " + lost + ", and xml.doctype=ignore does not "
+                    + "apply it: the record would be published without the value the file means; xml.doctype=internal "
+                    + "applies the defaults",
+                    location(fragment.getLocation()), IngestSettings.XML_DOCTYPE.key(), null);
         }
     }
 

@@ -67,28 +67,33 @@ class DoctypePolicyTest {
     }
 
     /**
-     * An attribute default in the internal subset is a value the file means wherever it leaves the attribute
-     * out: under ignore it was lost without a word. Declarations without one, and one inside a comment or a
-     * literal, are no such value.
+     * An attribute default in the internal subset is a value the file means wherever a record leaves the
+     * attribute out: under ignore it was lost without a word. Defaults the records never need (on the root,
+     * on an attribute every record writes), declarations without one, and one inside a comment or a literal
+     * lose nothing, and the file is read.
      */
     @Test
-    void ignoreFailsAFileWhoseInternalSubsetGivesAnAttributeADefaultNamingIt() throws Exception {
+    void ignoreFailsAFileWhereARecordLeavesOutAnAttributeTheInternalSubsetGivesADefault() throws Exception {
         String quiet = "<!DOCTYPE persons [<!-- <!ATTLIST phone type CDATA \"home\"> -->"
                 + "<!ENTITY note \"<!ATTLIST x y CDATA 'z'>\"><!ATTLIST phone type (mobile|home|work) #REQUIRED"
-                + " kind NOTATION (a|b) #IMPLIED><!ATTLIST address verified CDATA #IMPLIED>]>\n";
+                + " kind NOTATION (a|b) #IMPLIED><!ATTLIST address verified CDATA #IMPLIED>"
+                + "<!ATTLIST persons source CDATA \"crm\"><!ATTLIST person id CDATA #FIXED '1'>]>\n";
         assertThat(ingest("ignore", doc(quiet, "F"))).hasSize(2);
-        for (String[] c : new String[][] {
-            {"<!DOCTYPE persons [<!ATTLIST phone type CDATA \"home\">]>\n", "attribute type of <phone> (\"home\")"},
-            {"<!DOCTYPE persons [<!ELEMENT persons ANY>\n<!ATTLIST person\n note CDATA #IMPLIED\n"
-                + " id (1|2) #FIXED '1'>]>\n", "attribute id of <person> ('1')"},
-        }) {
-            assertThatThrownBy(() -> ingest("ignore", doc(c[0], "F"))).isInstanceOf(FileFailedException.class)
-                    .hasMessageContaining("the DOCTYPE's internal subset gives " + c[1] + " a default, which "
-                            + "xml.doctype=ignore does not apply")
-                    .hasMessageContaining("xml.doctype=internal applies the defaults")
-                    .hasMessageContaining("(setting: xml.doctype)").hasMessageContaining("line 2");
-            assertThat(ingest("internal", doc(c[0], "F"))).as("applied under internal").hasSize(2);
-        }
+
+        String phoneDefault = "<!DOCTYPE persons [<!ELEMENT persons ANY>\n<!ATTLIST phone\n note CDATA #IMPLIED\n"
+                + " type CDATA \"work\">]>\n";
+        // The second record's phone leaves its type out, on line 8 (the DOCTYPE takes lines 2 to 5).
+        String xml = doc(phoneDefault, "F").replace(HostileInputTest.person(2),
+                HostileInputTest.person(2).replace("<phone type=\"home\">", "<phone>"));
+        assertThatThrownBy(() -> ingest("ignore", xml)).isInstanceOf(FileFailedException.class)
+                .hasMessageContaining("the record leaves out attribute type of <phone>, to which the DOCTYPE's "
+                        + "internal subset gives the default \"work\", and xml.doctype=ignore does not apply it")
+                .hasMessageContaining("xml.doctype=internal applies the defaults")
+                .hasMessageContaining("record index 1, line 8").hasMessageContaining("(setting: xml.doctype)");
+        List<OutgoingRecord> applied = ingest("internal", xml);
+        assertThat(applied).hasSize(2);
+        assertThat(value(applied.get(0))).contains("\"type\":\"home\"");
+        assertThat(value(applied.get(1))).as("the default, applied").contains("\"type\":\"work\"");
     }
 
     @Test
