@@ -697,6 +697,15 @@ public final class StaxRecordSplitter implements RecordSplitter {
                     + "instructions, or breaks off in one of them or in its first tag)",
                     f.location().orElse(ErrorLocation.ofFile(fileName)), null, e);
         }
+        if (e instanceof WstxEOFException && !inRecord && index >= 0
+                && String.valueOf(e.getMessage()).contains("was expecting a close tag")) {
+            // Between records, a fault is counted to the next record, whose start tag it may be in; a file that
+            // ends there has no next record, and naming one made it look as if the file held one more.
+            ErrorLocation here = f.location().orElse(ErrorLocation.ofFile(fileName));
+            f = new FileFailedException("the file ends after record index " + index + " without closing the elements "
+                    + "around its records (was it cut short?); " + f.reason(), ErrorLocation.ofFile(fileName)
+                    .withPosition(here.line(), here.column(), -1), null, e);
+        }
         ErrorLocation at = f.location().orElse(null);
         if (at == null || at.line() <= 0) {
             return f;

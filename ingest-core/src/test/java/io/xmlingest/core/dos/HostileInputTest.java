@@ -303,6 +303,28 @@ class HostileInputTest {
         assertThat(o.published()).extracting(OutgoingRecord::index).containsExactly(0L, 1L);
     }
 
+    /**
+     * A file cut short between records has no next record for the fault to be in: it is said to end after
+     * the last one (it named record index 2 of a file holding two). Cut within the next start tag, the fault
+     * is that record's.
+     */
+    @Test
+    void aFileCutBetweenRecordsSaysItEndsAfterTheLastRecord() throws Exception {
+        String full = doc("", person(1) + person(2) + person(3));
+        int third = full.indexOf("<person id=\"3\"");
+        Outcome o = ingest(write("cut.xml", full.substring(0, third)));
+        assertThat(o.failure()).isNotNull();
+        assertThat(o.failure().getMessage()).startsWith("the file ends after record index 1 without closing the "
+                + "elements around its records (was it cut short?); XML is not readable: Unexpected EOF")
+                .contains("[file ").doesNotContain("record index 2");
+        assertThat(o.published()).extracting(OutgoingRecord::index).containsExactly(0L, 1L);
+        for (int cut : new int[] {1, 5, 12}) {
+            Outcome inTag = ingest(write("cut" + cut + ".xml", full.substring(0, third + cut)));
+            assertThat(inTag.failure()).as("cut %d into the start tag", cut).isNotNull();
+            assertThat(inTag.failure().getMessage()).as("cut %d into the start tag", cut).contains("record index 2");
+        }
+    }
+
     @Test
     void anEmptyFileFails() throws Exception {
         Outcome o = ingest(write("empty.xml", ""));
