@@ -9,9 +9,11 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.LocalDateTime;
 import java.util.Locale;
 import java.util.zip.GZIPOutputStream;
 import java.util.zip.ZipEntry;
@@ -85,8 +87,8 @@ public final class DatagenCommand implements Callable<Integer> {
         CommandLine cli = new CommandLine(new DatagenCommand());
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             // A file or pipe that cannot be written is the user's to fix: one line, not a stack trace.
-            String what = e instanceof IOException || e.getMessage() == null ? "cannot write the records" : e.getMessage();
-            commandLine.getErr().println("error: " + what + ": " + IoProblems.why(e));
+            String what = e instanceof WriteFailed ? e.getMessage() : "cannot write the records";
+            commandLine.getErr().println("error: " + what + ": " + IoProblems.why(deepestIoProblem(e)));
             return 1;
         });
         return cli;
@@ -120,16 +122,22 @@ public final class DatagenCommand implements Callable<Integer> {
         Progress bar = new Progress(progress && System.console() != null, records, System.err);
         long written;
         long invalid;
-        if (toStdout || asIs) {
-            OutputStream raw = toStdout ? new FileOutputStream(FileDescriptor.out) : Files.newOutputStream(target);
-            CountingOutputStream stream = new CountingOutputStream(new BufferedOutputStream(raw, 1 << 16));
-            try (OutputStream sink = packing.wrap(stream, toStdout ? "persons-" + records + ".xml" : entryName(target))) {
-                invalid = write(sink, records, seed, invalidRate, bar);
+        try {
+            if (toStdout || asIs) {
+                OutputStream raw = toStdout ? new FileOutputStream(FileDescriptor.out) : Files.newOutputStream(target);
+                CountingOutputStream stream = new CountingOutputStream(new BufferedOutputStream(raw, 1 << 16));
+                try (OutputStream sink = packing.wrap(stream, toStdout ? "persons-" + records + ".xml" : entryName(target))) {
+                    invalid = write(sink, records, seed, invalidRate, bar);
+                }
+                written = stream.count;
+            } else {
+                invalid = generate(target, records, seed, invalidRate, packing, bar);
+                written = Files.size(target);
             }
-            written = stream.count;
-        } else {
-            invalid = generate(target, records, seed, invalidRate, packing, bar);
-            written = Files.size(target);
+        } catch (IOException | UncheckedIOException | IllegalStateException e) {
+            // Java's reasons name no file (No space left on device), or only the .part one written first.
+            throw new WriteFailed("cannot write " + (toStdout ? "standard output" : asIs ? target
+                    : target + " (written first as " + target.getFileName() + ".part)"), e);
         }
         bar.done();
         double seconds = (System.nanoTime() - started) / 1e9;
@@ -140,6 +148,24 @@ public final class DatagenCommand implements Callable<Integer> {
                 packing.summary,
                 toStdout ? "standard output" : target, seconds, records / Math.max(seconds, 1e-9));
         return 0;
+    }
+
+    /** JAXB wraps the writer's failure in an IOException of its own ("Error writing XML stream"): the reason is below. */
+    private static Throwable deepestIoProblem(Throwable e) {
+        Throwable deepest = e;
+        for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof IOException) {
+                deepest = t;
+            }
+        }
+        return deepest;
+    }
+
+    /** The output could not be written; the message names it, the cause says why. */
+    private static final class WriteFailed extends RuntimeException {
+        WriteFailed(String message, Throwable cause) {
+            super(message, cause);
+        }
     }
 
     /** Counts what passes, for the summary of a stream whose size cannot be asked afterwards. */
@@ -228,6 +254,8 @@ public final class DatagenCommand implements Callable<Integer> {
         final String suffix;
         final String summary;
 
+        private static final LocalDateTime ENTRY_TIME = LocalDateTime.of(2000, 1, 1, 0, 0);
+
         Packing(String suffix, String summary) {
             this.suffix = suffix;
             this.summary = summary;
@@ -240,7 +268,10 @@ public final class DatagenCommand implements Callable<Integer> {
                     return new GZIPOutputStream(stream, 1 << 16);
                 case ZIP:
                     ZipOutputStream zip = new ZipOutputStream(stream);
-                    zip.putNextEntry(new ZipEntry(entry));
+                    ZipEntry e = new ZipEntry(entry);
+                    // A fixed time, in the archive's own local terms: the same seed gives the same bytes.
+                    e.setTimeLocal(ENTRY_TIME);
+                    zip.putNextEntry(e);
                     return zip;
                 default:
                     return stream;

@@ -108,4 +108,36 @@ class DatagenCommandTest {
         assertThat(run("--records", "2", "--out", missing.toString())).isEqualTo(2);
         assertThat(err.toString()).contains("--out " + missing + ": " + missing.getParent() + " does not exist");
     }
+
+    /** The README and --help promise the same bytes for the same seed: a zip entry's time was the clock's. */
+    @Test
+    void aZipArchiveIsTheSameBytesForTheSameSeed() throws Exception {
+        Path a = dir.resolve("a.xml.zip");
+        assertThat(run("--records", "50", "--zip", "--out", a.toString())).isZero();
+        Files.setLastModifiedTime(a, java.nio.file.attribute.FileTime.fromMillis(0));
+        Path b = dir.resolve("b.xml.zip");
+        assertThat(run("--records", "50", "--zip", "--out", b.toString())).isZero();
+        // Named alike inside, as each takes its entry's name from its own.
+        assertThat(Files.mismatch(a, b)).isPositive();
+        Path again = dir.resolve("again").resolve("a.xml.zip");
+        Files.createDirectories(again.getParent());
+        Thread.sleep(2100); // a zip time has two-second steps
+        assertThat(run("--records", "50", "--zip", "--out", again.toString())).isZero();
+        assertThat(Files.mismatch(a, again)).isEqualTo(-1L);
+    }
+
+    /** A write that fails names what was being written, not only Java's reason. */
+    @Test
+    void aFailedWriteNamesTheOutput() throws Exception {
+        Path blocked = dir.resolve("e.xml");
+        Files.createDirectory(dir.resolve("e.xml.part"));
+        assertThat(run("--records", "5", "--out", blocked.toString())).isEqualTo(1);
+        assertThat(err.toString()).contains("error: cannot write " + blocked + " (written first as e.xml.part): ")
+                .doesNotContain("\tat ");
+        Path full = Path.of("/dev/full");
+        if (Files.exists(full)) {
+            assertThat(run("--records", "5000", "--out", full.toString())).isEqualTo(1);
+            assertThat(err.toString()).contains("error: cannot write /dev/full: No space left on device");
+        }
+    }
 }
