@@ -1,11 +1,15 @@
 package io.xmlingest.app.cli;
 
 import io.xmlingest.app.kafka.EmbeddedKafkaBroker;
+import io.xmlingest.core.error.ConfigException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 @Command(name = "broker", mixinStandardHelpOptions = true,
         description = "Runs a real single-node Kafka broker (KRaft) in the foreground until stopped (Ctrl-C or SIGTERM), "
@@ -23,9 +27,21 @@ final class BrokerCommand implements Callable<Integer> {
     @Option(names = "--data", description = "Data directory (default: ${DEFAULT-VALUE}).")
     Path data = Path.of(".xmlingest/broker");
 
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() throws InterruptedException {
-        EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(data, host, port);
+        EmbeddedKafkaBroker broker;
+        try {
+            broker = EmbeddedKafkaBroker.start(data, host, port);
+        } catch (ConfigException e) {
+            if (!EmbeddedKafkaBroker.refusesDataDirectory(e)) {
+                throw e;
+            }
+            // This command's place for it is --data, not the setting the other commands read.
+            throw new CommandLine.ParameterException(spec.commandLine(), "--data " + data + ": " + e.reason());
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             broker.close();

@@ -1,12 +1,20 @@
 package io.xmlingest.app.cli;
 
 import io.xmlingest.app.AppSettings;
+import io.xmlingest.app.kafka.KafkaClientMisconfiguration;
 import io.xmlingest.core.config.ConfigDocPrinter;
 import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.config.IngestSettings;
+import io.xmlingest.core.error.ConfigException;
 import io.xmlingest.core.pipeline.RecordModel;
+import io.xmlingest.core.publish.KafkaClientSettings;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.KafkaException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -39,6 +47,27 @@ final class ConfigCommand implements Callable<Integer> {
         // Each value was checked as it was read; what ingest checks of them together comes after the listing,
         // which shows where a wrong one came from.
         RecordModel.check(config);
+        checkKafkaClient(config);
         return ExitCodes.OK;
+    }
+
+    /**
+     * Settings that Kafka's client will not start on together (a key store password with no key store)
+     * stop every other command as it makes its first client; making one here, which connects to nothing
+     * before it is asked to, says so without a cluster. The embedded broker's default address stands in
+     * for an empty kafka.bootstrap.servers.
+     */
+    private static void checkKafkaClient(IngestConfig config) {
+        IngestConfig addressed = config.get(IngestSettings.BOOTSTRAP_SERVERS).isBlank()
+                ? config.with(Map.of(IngestSettings.BOOTSTRAP_SERVERS.key(), "127.0.0.1:9092")) : config;
+        try (Admin admin = Admin.create(KafkaClientSettings.admin(addressed))) {
+            admin.close(Duration.ZERO);
+        } catch (KafkaException e) {
+            Optional<ConfigException> refused = KafkaClientMisconfiguration.find(e);
+            if (refused.isPresent()) {
+                throw refused.get();
+            }
+            // Anything else (a host that does not resolve yet) is for the commands that talk to Kafka to say.
+        }
     }
 }

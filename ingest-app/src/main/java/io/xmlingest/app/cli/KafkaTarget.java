@@ -5,7 +5,6 @@ import io.xmlingest.app.kafka.EmbeddedKafkaBroker;
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.ConfigException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -33,12 +32,18 @@ final class KafkaTarget implements AutoCloseable {
         }
         Path dir = Path.of(config.get(AppSettings.EMBEDDED_DATA_DIR));
         long started = System.nanoTime();
-        if (Files.exists(dir) && !Files.isDirectory(dir)) {
-            // A setting that names an unusable place: exit 2, as any other setting. Other I/O failures are not it.
-            throw new ConfigException(AppSettings.EMBEDDED_DATA_DIR.key(), "the embedded broker's data directory " + dir
-                    + " is a file, not a directory");
+        EmbeddedKafkaBroker broker;
+        try {
+            broker = EmbeddedKafkaBroker.start(dir, "127.0.0.1", 0);
+        } catch (ConfigException e) {
+            if (!EmbeddedKafkaBroker.refusesDataDirectory(e)) {
+                throw e;
+            }
+            ConfigException told = new ConfigException(AppSettings.EMBEDDED_DATA_DIR.key(), e.reason()
+                    + " (or name a running broker with --bootstrap-servers)");
+            told.addSuppressed(e);
+            throw told;
         }
-        EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(dir, "127.0.0.1", 0);
         LOG.info("started the embedded Kafka broker at {} over {} in {} ms", broker.bootstrapServers(),
                 dir.toAbsolutePath(), (System.nanoTime() - started) / 1_000_000);
         return new KafkaTarget(config.with(Map.of(IngestSettings.BOOTSTRAP_SERVERS.key(), broker.bootstrapServers())),

@@ -68,11 +68,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     public static EmbeddedKafkaBroker start(Path dataDir, String host, int port, ClientListener listener) {
         FileChannel lock = null;
         try {
-            if (Files.exists(dataDir) && !Files.isDirectory(dataDir)) {
-                throw new IOException("it is a file, not a directory");
-            }
-            Files.createDirectories(dataDir);
-            lock = lock(dataDir);
+            lock = take(dataDir);
             if (port != 0) {
                 requireFree(host, port);
             }
@@ -147,6 +143,31 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
 
     /**
+     * Makes the data directory if need be and locks it. A directory that cannot be made or locked is the
+     * setting's to mend (an unwritable or mistyped path), not Kafka's, so it is a settings error.
+     */
+    private static FileChannel take(Path dataDir) {
+        try {
+            if (Files.exists(dataDir) && !Files.isDirectory(dataDir)) {
+                throw new IOException("it is a file, not a directory");
+            }
+            Files.createDirectories(dataDir);
+            return lock(dataDir);
+        } catch (IOException e) {
+            ConfigException unusable = new ConfigException(AppSettings.EMBEDDED_DATA_DIR.key(), "the broker data directory "
+                    + dataDir.toAbsolutePath() + " cannot be used: " + IoProblems.why(e));
+            unusable.addSuppressed(e);
+            throw unusable;
+        }
+    }
+
+    /** True when {@code e} is this class's refusal of its data directory: unusable, or in use by another broker. */
+    public static boolean refusesDataDirectory(ConfigException e) {
+        return e.settingKey().filter(AppSettings.EMBEDDED_DATA_DIR.key()::equals).isPresent()
+                && e.reason().startsWith("the broker data directory ");
+    }
+
+    /**
      * Takes the data directory for this process before anything in it is read or written. Kafka
      * locks its log directories only part-way through start-up: a second command on the same
      * directory had by then rewritten the running broker's metadata log, which crashed it and lost
@@ -187,8 +208,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private static ConfigException inUse(Path dataDir) {
         return new ConfigException(AppSettings.EMBEDDED_DATA_DIR.key(), "the broker data directory "
                 + dataDir.toAbsolutePath() + " is in use by another broker (another command using the embedded broker, "
-                + "or a running 'broker' command); wait for it, name a running broker with --bootstrap-servers, or "
-                + "choose another directory");
+                + "or a running 'broker' command); wait for it or choose another directory");
     }
 
     /** Gives up the directory; null (a lock handed on, or never taken) is nothing to release. */

@@ -101,8 +101,17 @@ class CliConventionsTest {
             {"setting: record.class", "config", "-s", "record.class=java.lang.String"},
             {"setting: kafka.bootstrap.servers", "config", "-s", "kafka.bootstrap.servers=127.0.0.1:9092,"},
             {"setting: record.element", "config", "-s", "record.element=p:person"},
-            {"is a file, not a directory (setting: embedded.data.dir)", "ingest", "x.xml", "--topic", "t", "-s",
-                "embedded.data.dir=" + file},
+            // config passed what every other command refused.
+            {"Kafka's client refused its settings: SSL key store is not specified", "config", "-s",
+                "kafka.client.security.protocol=SSL", "-s", "kafka.client.ssl.keystore.password=x"},
+            {"cannot be used: it is a file, not a directory (or name a running broker with --bootstrap-servers) "
+                + "(setting: embedded.data.dir)", "ingest", "x.xml", "--topic", "t", "-s", "embedded.data.dir=" + file},
+            // One that cannot be made was exit 1, naming no setting.
+            {"cannot be used: Not a directory (or name a running broker with --bootstrap-servers) (setting: "
+                + "embedded.data.dir)", "read", "--topic", "t", "-s", "embedded.data.dir=" + file.resolve("sub")},
+            // The broker command's place for it is --data: it named the setting the other commands read.
+            {"--data " + file + ": the broker data directory " + file + " cannot be used: it is a file, not a directory",
+                "broker", "--port", "0", "--data", file.toString()},
         };
         for (String[] c : cases) {
             PrintStream stderr = System.err;
