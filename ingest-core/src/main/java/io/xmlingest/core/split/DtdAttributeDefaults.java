@@ -72,6 +72,12 @@ final class DtdAttributeDefaults {
         return null;
     }
 
+    /** True when a default declares a namespace (an xmlns or xmlns:p attribute), which decides elements' names. */
+    boolean declaresNamespace() {
+        return byElement.values().stream().flatMap(List::stream)
+                .anyMatch(d -> d.attribute().equals("xmlns") || d.attribute().startsWith("xmlns:"));
+    }
+
     private static boolean written(XMLStreamReader cursor, String attribute) {
         for (int a = 0; a < cursor.getAttributeCount(); a++) {
             if (attribute.equals(rawName(cursor.getAttributePrefix(a), cursor.getAttributeLocalName(a)))) {

@@ -58,7 +58,8 @@ public final class StaxRecordSplitter implements RecordSplitter {
     private final long charBase;
     private final XMLStreamReader2 cursor;
     private final RecordFragmentReader fragment;
-    private final boolean interned;
+    // Cleared by a DTD under xml.doctype=internal: a namespace its attribute defaults declare is not interned.
+    private boolean interned;
     private final String fileName;
     private final RecordElements recordElements;
     private final boolean rejectDoctype;
@@ -359,6 +360,10 @@ public final class StaxRecordSplitter implements RecordSplitter {
                         }
                         if (ignoreDoctype) {
                             unappliedDefaults = DtdAttributeDefaults.of(cursor.getText());
+                        } else if (DtdAttributeDefaults.of(cursor.getText()) != null) {
+                            // JAXB trusts a reader that says its names are interned, and refused every record
+                            // ("Namespace URIs and local names to the unmarshaller needs to be interned").
+                            interned = false;
                         }
                     }
                     default -> {
@@ -368,6 +373,14 @@ public final class StaxRecordSplitter implements RecordSplitter {
             if (nearMiss != null && index < 0) {
                 String why = recordElements.hasLocalName(QName.valueOf(nearMiss).getLocalPart())
                         ? "a namespace is part of the name" : "names differ in upper and lower case";
+                if (unappliedDefaults != null && unappliedDefaults.declaresNamespace()) {
+                    // XHTML-style: the namespace is in the DTD, and it is the policy that left the names without it.
+                    throw new FileFailedException("the file holds no " + recordElements + " record, but it has "
+                            + nearMiss + " elements, and the DOCTYPE's internal subset declares a namespace as an "
+                            + "attribute default, which xml.doctype=ignore does not apply: xml.doctype=internal applies it",
+                            ErrorLocation.ofFile(fileName).withPosition(nearMissLine, nearMissColumn, -1),
+                            IngestSettings.XML_DOCTYPE.key(), null);
+                }
                 throw new FileFailedException("the file holds no " + recordElements + " record, but it has " + nearMiss
                         + " elements: " + why + ", so record.element=" + nearMiss
                         + " would take those", ErrorLocation.ofFile(fileName).withPosition(nearMissLine,

@@ -96,6 +96,24 @@ class DoctypePolicyTest {
         assertThat(value(applied.get(1))).as("the default, applied").contains("\"type\":\"work\"");
     }
 
+    /**
+     * XHTML-style: the records' namespace is an attribute default of the DTD. Applied, its URI is not interned as
+     * the parser's own names are, and JAXB, told they all were, refused every record; not applied, the file
+     * holds no record of that namespace, which is said with the policy that would apply it.
+     */
+    @Test
+    void aNamespaceTheDtdDeclaresAsADefaultIsAppliedUnderInternalAndNamedUnderIgnore() throws Exception {
+        String xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE persons [<!ATTLIST persons xmlns CDATA #FIXED \"" + NS
+                + "\">]>\n<persons>\n" + HostileInputTest.person(1) + HostileInputTest.person(2) + "</persons>\n";
+        List<OutgoingRecord> out = ingest("internal", xml);
+        assertThat(out).hasSize(2);
+        assertThat(value(out.get(1))).contains("\"id\":2", "\"firstName\":\"F\"");
+        assertThatThrownBy(() -> ingest("ignore", xml)).isInstanceOf(FileFailedException.class)
+                .hasMessageContaining("the DOCTYPE's internal subset declares a namespace as an attribute default, "
+                        + "which xml.doctype=ignore does not apply: xml.doctype=internal applies it")
+                .hasMessageContaining("(setting: xml.doctype)");
+    }
+
     @Test
     void internalExpandsEntitiesOfTheInternalSubset() throws Exception {
         List<OutgoingRecord> out = ingest("internal",
