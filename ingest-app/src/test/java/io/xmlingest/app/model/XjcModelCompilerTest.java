@@ -403,6 +403,33 @@ class XjcModelCompilerTest {
             assertThat(json.get(4)).contains("element <price> is nil (xsi:nil) but holds text \"1.50\"");
         }
     }
+    /** JAXB keeps an xs:anyURI as written; XML Schema collapses its whitespace, and so does strict binding. */
+    @Test
+    void anAnyUriIsCollapsedAsXmlSchemaReadsIt() throws Exception {
+        Path xsd = Files.writeString(dir.resolve("uris.xsd"), XS
+                + "  <xs:simpleType name='Link'><xs:restriction base='xs:anyURI'><xs:maxLength value='100'/>"
+                + "</xs:restriction></xs:simpleType>\n"
+                + "  <xs:element name='v'><xs:complexType><xs:sequence>\n"
+                + "    <xs:element name='u' type='xs:anyURI'/><xs:element name='link' type='t:Link' minOccurs='0'/>\n"
+                + "  </xs:sequence><xs:attribute name='href' type='xs:anyURI'/></xs:complexType></xs:element>\n"
+                + "</xs:schema>\n");
+        XjcModelCompiler.Result result = XjcModelCompiler.compile(List.of(xsd), "com.example.uris", dir.resolve("u.jar"));
+
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {result.jar().toUri().toURL()}, getClass().getClassLoader())) {
+            Class<?> type = loader.loadClass("com.example.uris.V");
+            List<Object> bound = bindAll(type, "<v href='  http://x.example/  '><u>\n    http://example.org/a\tb\n  </u>"
+                    + "<link> http://l.example/ </link></v>", "<v><u>http://example.org/plain</u></v>");
+            assertThat(bound).noneMatch(RecordRejectedException.class::isInstance);
+            assertThat(bound).extracting(b -> new String(new JsonRecordEncoder().encode(b), StandardCharsets.UTF_8))
+                    .containsExactly("{\"href\":\"http://x.example/\",\"u\":\"http://example.org/a b\","
+                            + "\"link\":\"http://l.example/\"}", "{\"u\":\"http://example.org/plain\"}");
+            com.fasterxml.jackson.databind.JsonNode schema = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(JsonSchemaWriter.toJson(type));
+            assertThat(schema.at("/properties/u/type").asText()).isEqualTo("string");
+            assertThat(schema.at("/properties/href/type").asText()).isEqualTo("string");
+        }
+    }
+
     @Test
     void anIdrefIsWrittenAsTheIdItNames() throws Exception {
         // JAXB binds an xs:IDREF to the object it names: the encoder wrote a copy of that object where the file had

@@ -59,6 +59,32 @@ public final class XsdLexical {
         };
     }
 
+    /**
+     * An xs:anyURI as XML Schema reads it: its whitespace collapsed (each run of XML whitespace one
+     * space, none at the ends). JAXB keeps the text as written, so a value on a line of its own was
+     * published with its line ends and indentation.
+     */
+    public static String parseAnyUri(String text) {
+        if (text == null) {
+            return null;
+        }
+        StringBuilder out = new StringBuilder(text.length());
+        boolean space = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+                space = out.length() > 0;
+            } else {
+                if (space) {
+                    out.append(' ');
+                    space = false;
+                }
+                out.append(c);
+            }
+        }
+        return out.length() == text.length() ? text : out.toString();
+    }
+
     /** Booleans and integers of every size print as Java writes them, which XML Schema reads. */
     public static String print(Object value) {
         return value == null ? null : value.toString();

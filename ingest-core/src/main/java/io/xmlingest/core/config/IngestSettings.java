@@ -214,16 +214,19 @@ public final class IngestSettings {
     public static final Setting<Integer> XML_MAX_ATTRIBUTES = Setting.of("xml.max.attributes", SettingType.INT, 500,
             "Most attributes accepted on one element.", between(1, 1_000_000));
 
+    // Woodstox counts Java chars, so the limits' characters are those, which the docs must say.
+    private static final String UTF16_UNITS = " (UTF-16 code units: one beyond U+FFFF, such as an emoji, counts as two)";
+
     public static final Setting<Long> XML_MAX_ATTRIBUTE_SIZE = Setting.of("xml.max.attribute.size", SettingType.BYTES,
-            64L * 1024, "Longest attribute value accepted, in characters.", between(16, 1L << 30));
+            64L * 1024, "Longest attribute value accepted, in characters" + UTF16_UNITS + ".", between(16, 1L << 30));
 
     public static final Setting<Long> XML_MAX_TEXT_SIZE = Setting.of("xml.max.text.size", SettingType.BYTES,
-            16L * 1024 * 1024, "Longest text node accepted, in characters.", between(16, 1L << 30));
+            16L * 1024 * 1024, "Longest text node accepted, in characters" + UTF16_UNITS + ".", between(16, 1L << 30));
 
     public static final Setting<Long> XML_MAX_RECORD_SIZE = Setting.of("xml.max.record.size", SettingType.BYTES,
             16L * 1024 * 1024,
-            "Largest record accepted, in characters from the start of its start tag to the end of its end tag, "
-                    + "checked at each of its tags. A larger "
+            "Largest record accepted, in characters" + UTF16_UNITS + " from the start of its start tag to the "
+                    + "end of its end tag, checked at each of its tags. A larger "
                     + "record is rejected (skipped without being held in memory) and the file goes on.",
             between(1024, 1L << 40));
 

@@ -24,6 +24,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -96,6 +97,9 @@ public final class StaxRecordSplitter implements RecordSplitter {
     private int repeatedLine;
     private int repeatedColumn;
     private int recordDepth = -1;
+    // Every depth a record has been found at (bounded by xml.max.depth): an element at one of them that is no
+    // record is passed over, also when records have been found at another depth since.
+    private final BitSet recordDepths = new BitSet();
     private boolean inRecord;
     private SplitPosition position;
     private long stopBefore = Long.MAX_VALUE;
@@ -338,7 +342,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
                             startRecord();
                             return true;
                         }
-                        if (index >= 0 && cursor.getDepth() == recordDepth) {
+                        if (index >= 0 && recordDepths.get(cursor.getDepth())) {
                             notePassedOver();
                         }
                         if (index < 0 && nearMiss == null && (recordElements.hasLocalName(cursor.getLocalName())
@@ -414,6 +418,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
         index++;
         inRecord = true;
         recordDepth = cursor.getDepth();
+        recordDepths.set(recordDepth);
         LocationInfo info = cursor.getLocationInfo();
         XMLStreamLocation2 start = info.getStartLocation();
         long startChar = info.getStartingCharOffset();

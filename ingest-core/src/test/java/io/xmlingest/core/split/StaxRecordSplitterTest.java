@@ -351,6 +351,16 @@ class StaxRecordSplitterTest {
         }
     }
 
+    /** Records at two depths: a misspelt one beside the first was not counted once a record was found deeper. */
+    @Test
+    void elementsBesideRecordsAtAnyDepthTheyWereFoundAtAreCounted() {
+        String xml = "<root xmlns='urn:test'><item>a</item><wrap><item>b</item></wrap><itme id='3'/><item>d</item></root>";
+        try (var s = splitter(xml, ITEM)) {
+            skipAll(s);
+            assertThat(s.passedOver()).isEqualTo(Map.of("{urn:test}wrap", 1L, "{urn:test}itme", 1L));
+        }
+    }
+
     @Test
     void aTruncatedFileFails() {
         String xml = "<root xmlns='urn:test'><item>a</item><item>b";
