@@ -226,12 +226,17 @@ class XjcModelCompilerTest {
 
     /** Binds each record as the pipeline does; a rejected record comes back as its exception. */
     private static List<Object> bindAll(Class<?> type, String... records) throws Exception {
+        return bindAll(type, null, records);
+    }
+
+    private static List<Object> bindAll(Class<?> type, javax.xml.validation.Schema schema, String... records)
+            throws Exception {
         StringBuilder xml = new StringBuilder("<vs xmlns='urn:test' xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'>");
         for (String r : records) {
             xml.append(r).append('\n');
         }
         xml.append("</vs>");
-        JaxbRecordBinder<?> binder = new JaxbRecordBinder<>(JAXBContext.newInstance(type), type);
+        JaxbRecordBinder<?> binder = new JaxbRecordBinder<>(JAXBContext.newInstance(type), type, schema);
         List<Object> out = new ArrayList<>();
         try (var s = new StaxRecordSplitter(new ByteArrayInputStream(xml.toString().getBytes(StandardCharsets.UTF_8)),
                 "v.xml", new QName("urn:test", "v"), XmlLimits.DEFAULTS)) {
@@ -456,6 +461,17 @@ class XjcModelCompilerTest {
                     .readTree(JsonSchemaWriter.toJson(type));
             assertThat(schema.at("/properties/main/type").asText()).isEqualTo("string");
             assertThat(schema.at("/properties/refs/items/type").asText()).isEqualTo("string");
+
+            // Records are bound one by one, so one may name an ID of another: it was refused ("Undefined ID"), with
+            // record.schema too (cvc-id.1), and is written as the ID it names, as one within the record is.
+            String foreign = "<v main='elsewhere'><item iid='a'><ref>other</ref></item><refs>a other</refs></v>";
+            for (javax.xml.validation.Schema validating : new javax.xml.validation.Schema[] {null,
+                    io.xmlingest.core.bind.RecordSchemas.compile(List.of(xsd.toString()))}) {
+                List<Object> across = bindAll(type, validating, foreign);
+                assertThat(across.get(0)).as("schema %s", validating).isNotInstanceOf(RecordRejectedException.class);
+                assertThat(new String(new JsonRecordEncoder().encode(across.get(0)), StandardCharsets.UTF_8)).isEqualTo(
+                        "{\"main\":\"elsewhere\",\"item\":[{\"iid\":\"a\",\"ref\":\"other\"}],\"refs\":[\"a\",\"other\"]}");
+            }
         }
     }
 }

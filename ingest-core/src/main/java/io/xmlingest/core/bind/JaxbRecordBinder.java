@@ -4,8 +4,8 @@ import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.Causes;
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.OversizedRecordException;
-import io.xmlingest.core.error.XmlFaults;
 import io.xmlingest.core.error.RecordRejectedException;
+import io.xmlingest.core.error.XmlFaults;
 import jakarta.xml.bind.JAXBContext;
 import jakarta.xml.bind.JAXBException;
 import jakarta.xml.bind.Unmarshaller;
@@ -14,6 +14,7 @@ import jakarta.xml.bind.ValidationEventLocator;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
 import javax.xml.validation.Schema;
+import org.glassfish.jaxb.runtime.IDResolver;
 import org.xml.sax.SAXParseException;
 
 /**
@@ -67,7 +68,11 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
             Unmarshaller u = context.createUnmarshaller();
             u.setSchema(schema);
             u.setListener(unmapped);
+            u.setProperty(IDResolver.class.getName(), new RecordIdResolver());
             u.setEventHandler(event -> {
+                if (String.valueOf(event.getMessage()).startsWith("cvc-id.1:")) {
+                    return true; // an xs:IDREF naming an ID in another record, which a record validated alone lacks
+                }
                 if (unmapped != null && unmapped.atNilEnd() && isValueRefusal(event.getLinkedException())) {
                     return true; // the value of an element marked nil: null, not "" that failed to parse (see atNilEnd)
                 }

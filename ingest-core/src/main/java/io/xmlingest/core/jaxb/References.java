@@ -52,6 +52,9 @@ public final class References {
 
     /** The xs:ID of the object a reference points to, as the file wrote it. */
     public static String idOf(Object target) {
+        if (target instanceof ForeignReference foreign) {
+            return foreign.id();
+        }
         Field id = IDS.get(target.getClass());
         if (id == null) {
             throw new IllegalStateException(target.getClass().getName() + " is referred to by an xs:IDREF but has no @XmlID");
