@@ -30,6 +30,8 @@ import com.sun.xml.xsom.XSSimpleType;
 import com.sun.xml.xsom.XSType;
 import io.xmlingest.core.bind.StrictEnumAdapter;
 import jakarta.xml.bind.annotation.XmlElementDecl;
+import jakarta.xml.bind.annotation.adapters.CollapsedStringAdapter;
+import jakarta.xml.bind.annotation.adapters.NormalizedStringAdapter;
 import jakarta.xml.bind.annotation.adapters.XmlAdapter;
 import jakarta.xml.bind.annotation.adapters.XmlJavaTypeAdapter;
 import java.util.HashMap;
@@ -103,9 +105,37 @@ final class StrictModelPlugin extends Plugin {
         for (ClassOutline c : outline.getClasses()) {
             for (FieldOutline f : c.getDeclaredFields()) {
                 typedListItems(c, f);
+                whitespaceFacet(c, f);
             }
         }
         return true;
+    }
+
+    /**
+     * A string type of the schema's own restricted with {@code whiteSpace="collapse"} or {@code "replace"}:
+     * xjc gives such a field no adapter (it does for xs:token and xs:normalizedString themselves), so JAXB
+     * kept the text as written, and a value that record.schema accepted collapsed was published with its
+     * line ends and indentation. The field gets the adapter of the built-in type that whitespaces alike.
+     */
+    private static void whitespaceFacet(ClassOutline c, FieldOutline f) {
+        XSSimpleType type = simpleType(f.getPropertyInfo().getSchemaComponent());
+        XSFacet facet = type == null || type.isList() || type.isUnion() ? null : type.getFacet(XSFacet.FACET_WHITESPACE);
+        Class<? extends XmlAdapter<String, String>> adapter = facet == null ? null
+                : switch (facet.getValue().value) {
+                    case "collapse" -> CollapsedStringAdapter.class;
+                    case "replace" -> NormalizedStringAdapter.class;
+                    default -> null;
+                };
+        JFieldVar field = c.implClass.fields().get(f.getPropertyInfo().getName(false));
+        if (adapter == null || field == null || !field.type().fullName().equals(String.class.getName())) {
+            return;
+        }
+        for (JAnnotationUse a : field.annotations()) {
+            if (a.getAnnotationClass().fullName().equals(XmlJavaTypeAdapter.class.getName())) {
+                return; // xjc's own, or a javaType binding's, which whitespaces the value itself
+            }
+        }
+        field.annotate(XmlJavaTypeAdapter.class).param("value", adapter);
     }
 
     private void typedListItems(ClassOutline c, FieldOutline f) {

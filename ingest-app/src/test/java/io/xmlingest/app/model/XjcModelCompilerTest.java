@@ -414,20 +414,34 @@ class XjcModelCompilerTest {
         Path xsd = Files.writeString(dir.resolve("uris.xsd"), XS
                 + "  <xs:simpleType name='Link'><xs:restriction base='xs:anyURI'><xs:maxLength value='100'/>"
                 + "</xs:restriction></xs:simpleType>\n"
+                + "  <xs:simpleType name='Code'><xs:restriction base='xs:string'><xs:whiteSpace value='collapse'/>"
+                + "<xs:pattern value='[A-Z]{3}( [A-Z]{3})*'/></xs:restriction></xs:simpleType>\n"
+                + "  <xs:simpleType name='Line'><xs:restriction base='xs:string'><xs:whiteSpace value='replace'/>"
+                + "</xs:restriction></xs:simpleType>\n"
                 + "  <xs:element name='v'><xs:complexType><xs:sequence>\n"
                 + "    <xs:element name='u' type='xs:anyURI'/><xs:element name='link' type='t:Link' minOccurs='0'/>\n"
-                + "  </xs:sequence><xs:attribute name='href' type='xs:anyURI'/></xs:complexType></xs:element>\n"
+                + "    <xs:element name='code' type='t:Code' minOccurs='0'/><xs:element name='line' type='t:Line' minOccurs='0'/>\n"
+                + "    <xs:element name='text' type='xs:string' minOccurs='0'/>\n"
+                + "  </xs:sequence><xs:attribute name='href' type='xs:anyURI'/><xs:attribute name='c' type='t:Code'/>"
+                + "</xs:complexType></xs:element>\n"
                 + "</xs:schema>\n");
         XjcModelCompiler.Result result = XjcModelCompiler.compile(List.of(xsd), "com.example.uris", dir.resolve("u.jar"));
 
         try (URLClassLoader loader = new URLClassLoader(new URL[] {result.jar().toUri().toURL()}, getClass().getClassLoader())) {
             Class<?> type = loader.loadClass("com.example.uris.V");
-            List<Object> bound = bindAll(type, "<v href='  http://x.example/  '><u>\n    http://example.org/a\tb\n  </u>"
-                    + "<link> http://l.example/ </link></v>", "<v><u>http://example.org/plain</u></v>");
-            assertThat(bound).noneMatch(RecordRejectedException.class::isInstance);
-            assertThat(bound).extracting(b -> new String(new JsonRecordEncoder().encode(b), StandardCharsets.UTF_8))
-                    .containsExactly("{\"href\":\"http://x.example/\",\"u\":\"http://example.org/a b\","
-                            + "\"link\":\"http://l.example/\"}", "{\"u\":\"http://example.org/plain\"}");
+            String record = "<v href='  http://x.example/  ' c=' ABC  DEF '><u>\n    http://example.org/a\tb\n  </u>"
+                    + "<link> http://l.example/ </link><code>\n    ABC\n  </code><line>a\tb\n c</line>"
+                    + "<text> as\twritten </text></v>";
+            // The string types restricted to collapse or replace their whitespace, too; a plain string keeps it.
+            for (javax.xml.validation.Schema validating : new javax.xml.validation.Schema[] {null,
+                    io.xmlingest.core.bind.RecordSchemas.compile(List.of(xsd.toString()))}) {
+                List<Object> bound = bindAll(type, validating, record, "<v><u>http://example.org/plain</u></v>");
+                assertThat(bound).noneMatch(RecordRejectedException.class::isInstance);
+                assertThat(bound).extracting(b -> new String(new JsonRecordEncoder().encode(b), StandardCharsets.UTF_8))
+                        .containsExactly("{\"href\":\"http://x.example/\",\"c\":\"ABC DEF\",\"u\":\"http://example.org/a b\","
+                                + "\"link\":\"http://l.example/\",\"code\":\"ABC\",\"line\":\"a b  c\","
+                                + "\"text\":\" as\\twritten \"}", "{\"u\":\"http://example.org/plain\"}");
+            }
             com.fasterxml.jackson.databind.JsonNode schema = new com.fasterxml.jackson.databind.ObjectMapper()
                     .readTree(JsonSchemaWriter.toJson(type));
             assertThat(schema.at("/properties/u/type").asText()).isEqualTo("string");
