@@ -232,14 +232,26 @@ public final class XjcModelCompiler {
         }
     }
 
-    /** Keeps the first error: later ones tend to follow from it. */
+    /**
+     * Keeps the first error: later ones tend to follow from it. xjc places some in its own built-in
+     * schema (datatypes.xsd, a name with no file behind it) and reports the user's line that causes
+     * them as the next error ("The following location is relevant to the above error"): that line is
+     * the one given.
+     */
     private static final class Errors implements ErrorListener {
         private SAXParseException first;
+        private SAXParseException located;
 
         @Override
         public void error(SAXParseException e) {
             if (first == null) {
                 first = e;
+            }
+            if (located == null && e.getSystemId() != null) {
+                Path local = localFile(e.getSystemId());
+                if (local != null && Files.isRegularFile(local)) {
+                    located = e;
+                }
             }
         }
 
@@ -258,10 +270,13 @@ public final class XjcModelCompiler {
 
         void throwFirst() {
             if (first != null) {
-                Path local = first.getSystemId() == null ? null : localFile(first.getSystemId());
-                String file = first.getSystemId() == null ? "schema" : local != null ? local.toString() : first.getSystemId();
-                throw new ConfigException("--xsd", file + ", line " + first.getLineNumber() + ", column "
-                        + first.getColumnNumber() + ": " + first.getMessage());
+                Path firstFile = first.getSystemId() == null ? null : localFile(first.getSystemId());
+                SAXParseException at = firstFile != null && !Files.isRegularFile(firstFile) && located != null
+                        ? located : first;
+                Path local = at.getSystemId() == null ? null : localFile(at.getSystemId());
+                String file = at.getSystemId() == null ? "schema" : local != null ? local.toString() : at.getSystemId();
+                throw new ConfigException("--xsd", file + ", line " + at.getLineNumber() + ", column "
+                        + at.getColumnNumber() + ": " + first.getMessage());
             }
         }
     }

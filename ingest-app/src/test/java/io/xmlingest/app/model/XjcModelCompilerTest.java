@@ -85,6 +85,24 @@ class XjcModelCompilerTest {
         assertThat(dir.resolve("m.jar")).doesNotExist();
     }
 
+    /**
+     * xjc places some errors in its own built-in schema and gives the line of the user's after them: the error
+     * named a datatypes.xsd beside the working directory, which does not exist.
+     */
+    @Test
+    void anErrorXjcPlacesInItsOwnSchemaNamesTheLineOfTheUsersThatCausesIt() throws Exception {
+        Path clash = Files.writeString(dir.resolve("val.xsd"), XS
+                + "  <xs:complexType name='Money'><xs:simpleContent><xs:extension base='xs:string'>\n"
+                + "    <xs:attribute name='value' type='xs:string'/></xs:extension></xs:simpleContent></xs:complexType>\n"
+                + "  <xs:element name='m' type='t:Money'/>\n</xs:schema>\n");
+
+        assertThatThrownBy(() -> XjcModelCompiler.compile(List.of(clash), null, dir.resolve("v.jar")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("val.xsd, line ")
+                .hasMessageContaining("\"Value\" is already defined")
+                .hasMessageNotContaining("datatypes.xsd");
+    }
+
     /** Before, the error named neither the schema nor the line that names the missing one (line -1, column -1). */
     @Test
     void aMissingLocalSchemaIsNamedWithTheIncludeThatNamesIt() throws Exception {
