@@ -127,7 +127,9 @@ final class StrictModelPlugin extends Plugin {
                     default -> null;
                 };
         JFieldVar field = c.implClass.fields().get(f.getPropertyInfo().getName(false));
-        if (adapter == null || field == null || !field.type().fullName().equals(String.class.getName())) {
+        // A repeated element's list takes the adapter for each item; a nillable one's JAXBElement is not reached here.
+        if (adapter == null || field == null || !(field.type().fullName().equals(String.class.getName())
+                || field.type().fullName().equals("java.util.List<java.lang.String>"))) {
             return;
         }
         for (JAnnotationUse a : field.annotations()) {

@@ -440,6 +440,8 @@ class XjcModelCompilerTest {
                 + "    <xs:element name='u' type='xs:anyURI'/><xs:element name='link' type='t:Link' minOccurs='0'/>\n"
                 + "    <xs:element name='code' type='t:Code' minOccurs='0'/><xs:element name='line' type='t:Line' minOccurs='0'/>\n"
                 + "    <xs:element name='text' type='xs:string' minOccurs='0'/>\n"
+                + "    <xs:element name='codes' type='t:Code' minOccurs='0' maxOccurs='unbounded'/>\n"
+                + "    <xs:element name='uris' type='xs:anyURI' minOccurs='0' maxOccurs='unbounded'/>\n"
                 + "  </xs:sequence><xs:attribute name='href' type='xs:anyURI'/><xs:attribute name='c' type='t:Code'/>"
                 + "</xs:complexType></xs:element>\n"
                 + "</xs:schema>\n");
@@ -449,7 +451,7 @@ class XjcModelCompilerTest {
             Class<?> type = loader.loadClass("com.example.uris.V");
             String record = "<v href='  http://x.example/  ' c=' ABC  DEF '><u>\n    http://example.org/a\tb\n  </u>"
                     + "<link> http://l.example/ </link><code>\n    ABC\n  </code><line>a\tb\n c</line>"
-                    + "<text> as\twritten </text></v>";
+                    + "<text> as\twritten </text><codes>\n  DEF\n</codes><codes> GHI </codes><uris>http://u/a\tb</uris></v>";
             // The string types restricted to collapse or replace their whitespace, too; a plain string keeps it.
             for (javax.xml.validation.Schema validating : new javax.xml.validation.Schema[] {null,
                     io.xmlingest.core.bind.RecordSchemas.compile(List.of(xsd.toString()))}) {
@@ -458,7 +460,8 @@ class XjcModelCompilerTest {
                 assertThat(bound).extracting(b -> new String(new JsonRecordEncoder().encode(b), StandardCharsets.UTF_8))
                         .containsExactly("{\"href\":\"http://x.example/\",\"c\":\"ABC DEF\",\"u\":\"http://example.org/a b\","
                                 + "\"link\":\"http://l.example/\",\"code\":\"ABC\",\"line\":\"a b  c\","
-                                + "\"text\":\" as\\twritten \"}", "{\"u\":\"http://example.org/plain\"}");
+                                + "\"text\":\" as\\twritten \",\"codes\":[\"DEF\",\"GHI\"],\"uris\":[\"http://u/a b\"]}",
+                                "{\"u\":\"http://example.org/plain\"}");
             }
             com.fasterxml.jackson.databind.JsonNode schema = new com.fasterxml.jackson.databind.ObjectMapper()
                     .readTree(JsonSchemaWriter.toJson(type));
@@ -496,14 +499,33 @@ class XjcModelCompilerTest {
 
             // Records are bound one by one, so one may name an ID of another: it was refused ("Undefined ID"), with
             // record.schema too (cvc-id.1), and is written as the ID it names, as one within the record is.
-            String foreign = "<v main='elsewhere'><item iid='a'><ref>other</ref></item><refs>a other</refs></v>";
+            String foreign = "<v main='forward'><item iid='a'><ref>other</ref></item><item iid='forward'/>"
+                    + "<refs>a other</refs></v>";
             for (javax.xml.validation.Schema validating : new javax.xml.validation.Schema[] {null,
                     io.xmlingest.core.bind.RecordSchemas.compile(List.of(xsd.toString()))}) {
                 List<Object> across = bindAll(type, validating, foreign);
                 assertThat(across.get(0)).as("schema %s", validating).isNotInstanceOf(RecordRejectedException.class);
                 assertThat(new String(new JsonRecordEncoder().encode(across.get(0)), StandardCharsets.UTF_8)).isEqualTo(
-                        "{\"main\":\"elsewhere\",\"item\":[{\"iid\":\"a\",\"ref\":\"other\"}],\"refs\":[\"a\",\"other\"]}");
+                        "{\"main\":\"forward\",\"item\":[{\"iid\":\"a\",\"ref\":\"other\"},{\"iid\":\"forward\"}],"
+                        + "\"refs\":[\"a\",\"other\"]}");
             }
+        }
+    }
+
+    /** xjc marks a choice's IDREF alternative on its object factory, not a field: it was written as "ForeignReference[id=other]". */
+    @Test
+    void anIdrefAlternativeOfAChoiceNamingAnotherRecordsIdIsWrittenAsTheId() throws Exception {
+        Path xsd = Files.writeString(dir.resolve("choice.xsd"), XS
+                + "  <xs:element name='v'><xs:complexType><xs:choice maxOccurs='unbounded'>\n"
+                + "    <xs:element name='to' type='xs:IDREF'/><xs:element name='note' type='xs:string'/>\n"
+                + "  </xs:choice></xs:complexType></xs:element>\n</xs:schema>\n");
+        XjcModelCompiler.Result result = XjcModelCompiler.compile(List.of(xsd), "com.example.choice", dir.resolve("c.jar"));
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {result.jar().toUri().toURL()}, getClass().getClassLoader())) {
+            Class<?> type = loader.loadClass("com.example.choice.V");
+            List<Object> bound = bindAll(type, "<v><to>other</to><note>n</note></v>");
+            assertThat(bound.get(0)).isNotInstanceOf(RecordRejectedException.class);
+            assertThat(new String(new JsonRecordEncoder().encode(bound.get(0)), StandardCharsets.UTF_8))
+                    .isEqualTo("{\"toOrNote\":[{\"to\":\"other\"},{\"note\":\"n\"}]}");
         }
     }
 }

@@ -29,7 +29,8 @@ final class RecordIdResolver extends IDResolver {
 
     @Override
     public Callable<?> resolve(String id, @SuppressWarnings("rawtypes") Class targetType) {
-        // Called when the reference is read; the object it names may come later in the record.
+        // JAXB calls it as the reference is read, so an ID later in the record is not known yet and is given
+        // as a ForeignReference too: written, a reference is its ID either way.
         return () -> {
             Object target = ids.get(id);
             if (target != null || !targetType.isAssignableFrom(ForeignReference.class)) {

@@ -68,6 +68,14 @@ public final class XsdLexical {
         if (text == null) {
             return null;
         }
+        int blank = 0;
+        while (blank < text.length() && text.charAt(blank) != ' ' && text.charAt(blank) != '\t'
+                && text.charAt(blank) != '\n' && text.charAt(blank) != '\r') {
+            blank++;
+        }
+        if (blank == text.length()) {
+            return text; // most URIs: nothing to collapse, nothing made
+        }
         StringBuilder out = new StringBuilder(text.length());
         boolean space = false;
         for (int i = 0; i < text.length(); i++) {
@@ -82,7 +90,7 @@ public final class XsdLexical {
                 out.append(c);
             }
         }
-        return out.length() == text.length() ? text : out.toString();
+        return out.toString();
     }
 
     /** Booleans and integers of every size print as Java writes them, which XML Schema reads. */

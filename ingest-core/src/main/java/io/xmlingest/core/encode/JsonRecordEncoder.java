@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import io.xmlingest.core.jaxb.ElementNames;
+import io.xmlingest.core.jaxb.ForeignReference;
 import io.xmlingest.core.jaxb.JaxbProperties;
 import io.xmlingest.core.jaxb.JaxbProperty;
 import io.xmlingest.core.jaxb.References;
@@ -213,6 +214,9 @@ public final class JsonRecordEncoder implements RecordEncoder<Object> {
             json.writeNull();
         } else if (value instanceof String s) {
             json.writeString(s);
+        } else if (value instanceof ForeignReference r) {
+            // An xs:IDREF where no @XmlIDREF field says so (an alternative of a choice), naming another record's ID.
+            json.writeString(r.id());
         } else if (value instanceof Boolean b) {
             json.writeBoolean(b);
         } else if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {

@@ -364,9 +364,11 @@ public final class StaxRecordSplitter implements RecordSplitter {
                         }
                         if (ignoreDoctype) {
                             unappliedDefaults = DtdAttributeDefaults.of(cursor.getText());
-                        } else if (DtdAttributeDefaults.of(cursor.getText()) != null) {
-                            // JAXB trusts a reader that says its names are interned, and refused every record
-                            // ("Namespace URIs and local names to the unmarshaller needs to be interned").
+                        } else {
+                            // A namespace the DTD declares as an attribute default (also through a parameter
+                            // entity, which is not read here) has a URI the parser does not intern; JAXB trusts a
+                            // reader that says its names are, and refused every record ("Namespace URIs and local
+                            // names to the unmarshaller needs to be interned").
                             interned = false;
                         }
                     }

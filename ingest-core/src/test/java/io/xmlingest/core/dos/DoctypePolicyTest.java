@@ -108,6 +108,11 @@ class DoctypePolicyTest {
         List<OutgoingRecord> out = ingest("internal", xml);
         assertThat(out).hasSize(2);
         assertThat(value(out.get(1))).contains("\"id\":2", "\"firstName\":\"F\"");
+        // Declared through a parameter entity, whose text is not read here, it is applied all the same.
+        String throughEntity = xml.replace("<!ATTLIST persons xmlns CDATA #FIXED \"" + NS + "\">",
+                "<!ENTITY % ns '<!ATTLIST persons xmlns CDATA #FIXED \"" + NS + "\">'> %ns;");
+        assertThat(throughEntity).contains("%ns;");
+        assertThat(ingest("internal", throughEntity)).hasSize(2);
         assertThatThrownBy(() -> ingest("ignore", xml)).isInstanceOf(FileFailedException.class)
                 .hasMessageContaining("the DOCTYPE's internal subset declares a namespace as an attribute default, "
                         + "which xml.doctype=ignore does not apply: xml.doctype=internal applies it")
