@@ -86,6 +86,17 @@ class WorkerIT {
         return lines;
     }
 
+    /**
+     * What {@code appender} holds now. The worker's threads append while the test reads, and reading
+     * its list as it grew threw ConcurrentModificationException: the copy is taken under the lock
+     * the appender appends under.
+     */
+    private static List<ILoggingEvent> logged(ListAppender<ILoggingEvent> appender) {
+        synchronized (appender) {
+            return List.copyOf(appender.list);
+        }
+    }
+
     private static Set<Long> indexes(List<ConsumerRecord<byte[], byte[]>> records) {
         Set<Long> seen = new HashSet<>();
         for (ConsumerRecord<byte[], byte[]> r : records) {
@@ -198,7 +209,7 @@ class WorkerIT {
         ListAppender<ILoggingEvent> lines = workerLog();
         try (WorkerHarness.Running rb = b.start()) {
             b.drop(persons, "two.xml");
-            await("two.xml waiting for one.xml", WAIT, () -> lines.list.stream().anyMatch(e -> e.getFormattedMessage()
+            await("two.xml waiting for one.xml", WAIT, () -> logged(lines).stream().anyMatch(e -> e.getFormattedMessage()
                     .startsWith("two.xml has the content of one.xml (file id " + FileIdentity.sha256(persons)
                             + "), which worker " + a.settings.get("worker.id") + " took first: it waits")));
             assertThat(inbox.resolve("processing").resolve(b.settings.get("worker.id")).resolve("two.xml")).exists();
@@ -329,7 +340,7 @@ class WorkerIT {
             workerLogger().detachAppender(warnings);
         }
         if (seen.get().isEmpty()) {
-            List.copyOf(warnings.list).stream().map(ILoggingEvent::getFormattedMessage)
+            logged(warnings).stream().map(ILoggingEvent::getFormattedMessage)
                     .filter(m -> m.contains("is a second worker running with worker.id=")).findFirst().ifPresent(seen::set);
         }
         // Fenced at its next send, or its commit in flight aborted under it: either way the message names worker.id.
@@ -686,7 +697,7 @@ class WorkerIT {
                 assertThat(beneath.toList()).as("nothing made beneath the mount point").isEmpty();
             }
             // Looked at again every second meanwhile: warned of once per cause, not at every look.
-            assertThat(log.list.stream().filter(e -> e.getFormattedMessage().contains("takes no file until it can")))
+            assertThat(logged(log).stream().filter(e -> e.getFormattedMessage().contains("takes no file until it can")))
                     .hasSize(2);
             Files.delete(in);
             Files.move(volume, in);
