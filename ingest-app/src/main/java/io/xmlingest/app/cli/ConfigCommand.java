@@ -54,7 +54,7 @@ final class ConfigCommand implements Callable<Integer> {
     /**
      * Settings that Kafka's client will not start on together (a key store password with no key store)
      * stop every other command as it makes its first client; making one here, which connects to nothing
-     * before it is asked to, says so without a cluster. The embedded broker's default address stands in
+     * before it is asked to, says so without a cluster. A placeholder address, never contacted, stands in
      * for an empty kafka.bootstrap.servers.
      */
     private static void checkKafkaClient(IngestConfig config) {

@@ -161,10 +161,12 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         }
     }
 
-    /** True when {@code e} is this class's refusal of its data directory: unusable, or in use by another broker. */
+    /**
+     * True when {@code e} is this class's refusal of its data directory, unusable or in use by another
+     * broker: the only refusals it makes under embedded.data.dir.
+     */
     public static boolean refusesDataDirectory(ConfigException e) {
-        return e.settingKey().filter(AppSettings.EMBEDDED_DATA_DIR.key()::equals).isPresent()
-                && e.reason().startsWith("the broker data directory ");
+        return e.settingKey().filter(AppSettings.EMBEDDED_DATA_DIR.key()::equals).isPresent();
     }
 
     /**

@@ -65,32 +65,7 @@ public final class XsdLexical {
      * published with its line ends and indentation.
      */
     public static String parseAnyUri(String text) {
-        if (text == null) {
-            return null;
-        }
-        int blank = 0;
-        while (blank < text.length() && text.charAt(blank) != ' ' && text.charAt(blank) != '\t'
-                && text.charAt(blank) != '\n' && text.charAt(blank) != '\r') {
-            blank++;
-        }
-        if (blank == text.length()) {
-            return text; // most URIs: nothing to collapse, nothing made
-        }
-        StringBuilder out = new StringBuilder(text.length());
-        boolean space = false;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-                space = out.length() > 0;
-            } else {
-                if (space) {
-                    out.append(' ');
-                    space = false;
-                }
-                out.append(c);
-            }
-        }
-        return out.toString();
+        return text == null ? null : XsdText.collapse(text);
     }
 
     /** Booleans and integers of every size print as Java writes them, which XML Schema reads. */

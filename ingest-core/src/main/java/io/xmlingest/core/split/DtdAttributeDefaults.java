@@ -74,8 +74,7 @@ final class DtdAttributeDefaults {
 
     /** True when a default declares a namespace (an xmlns or xmlns:p attribute), which decides elements' names. */
     boolean declaresNamespace() {
-        return byElement.values().stream().flatMap(List::stream)
-                .anyMatch(d -> d.attribute().equals("xmlns") || d.attribute().startsWith("xmlns:"));
+        return byElement.values().stream().flatMap(List::stream).anyMatch(d -> isNamespace(d.attribute()));
     }
 
     private static boolean written(XMLStreamReader cursor, String attribute) {
@@ -85,7 +84,7 @@ final class DtdAttributeDefaults {
             }
         }
         // A namespace declaration is no attribute to the cursor, but a DTD may give one a default.
-        if (attribute.equals("xmlns") || attribute.startsWith("xmlns:")) {
+        if (isNamespace(attribute)) {
             String prefix = attribute.equals("xmlns") ? "" : attribute.substring(6);
             for (int d = 0; d < cursor.getNamespaceCount(); d++) {
                 String declared = cursor.getNamespacePrefix(d);
@@ -95,6 +94,10 @@ final class DtdAttributeDefaults {
             }
         }
         return false;
+    }
+
+    private static boolean isNamespace(String attribute) {
+        return attribute.equals("xmlns") || attribute.startsWith("xmlns:");
     }
 
     private static String rawName(String prefix, String local) {
