@@ -53,6 +53,12 @@ import javax.xml.stream.XMLStreamReader;
  * counts too). Settings given as key=value go to the pipeline and the worker (for example
  * {@code bind.threads=1}); {@code only=worker,pipeline} picks variants. Each variant runs once to
  * warm up, then REPS times (default 3); the median is printed.
+ *
+ * <p>The variants of {@link SplitCeilings}, which run only when named in {@code only=}: {@code reparse}
+ * and {@code replay} (binder threads parsing each record's bytes again, or replaying its copy, no
+ * Kafka), and {@code ceiling} (the study's work split three ways, each into Kafka: a broker at
+ * {@code bootstrap=host:port}, or one started in this JVM). {@code bind.threads} sets their binder
+ * threads too (default 2).
  */
 public final class CpuPerRecord {
 
@@ -112,7 +118,23 @@ public final class CpuPerRecord {
                 return n;
             });
         }
+        int threads = Integer.parseInt(settings.getOrDefault(IngestSettings.BIND_THREADS.key(), "2"));
+        if (only != null && only.contains("reparse")) {
+            time("reparse: binder threads parse each record's bytes again (" + threads + ")", reps,
+                    () -> SplitCeilings.reparse(file, context, threads, SplitCeilings.Binding.STRICT, null));
+        }
+        if (only != null && only.contains("replay")) {
+            time("replay: binder threads replay each record's copy (" + threads + ")", reps,
+                    () -> SplitCeilings.replay(file, context, threads));
+        }
+        if (only != null && only.contains("bindonreader")) {
+            time("bind on the reading thread, JSON on another", reps, () -> SplitCeilings.bindOnReader(file, context, null));
+        }
+        if (only != null && only.contains("ceiling")) {
+            ceilings(file, context, reps, threads, settings.get("bootstrap"));
+        }
         Map<String, String> base = new HashMap<>(settings);
+        base.remove("bootstrap");
         base.put(IngestSettings.TOPIC.key(), "cpu");
         if (only == null || only.contains("pipeline")) {
             IngestConfig config = IngestConfig.of(IngestSettings.ALL, base);
@@ -148,6 +170,28 @@ public final class CpuPerRecord {
                         return o.checkpoint().records();
                     }
                 });
+            }
+        }
+    }
+
+    /** The study's work split over threads into Kafka, with none of the worker's checks or transactions. */
+    private static void ceilings(Path file, JAXBContext context, int reps, int threads, String bootstrap)
+            throws Exception {
+        EmbeddedKafkaBroker broker = bootstrap != null ? null
+                : EmbeddedKafkaBroker.start(Files.createTempDirectory("cpu-kafka"), "127.0.0.1", 0);
+        String where = broker == null ? " (broker elsewhere)" : " (broker in this JVM)";
+        try (KafkaSink sink = new KafkaSink(broker == null ? bootstrap : broker.bootstrapServers())) {
+            time("ceiling: lenient reparse on " + threads + " binder threads, into Kafka" + where, reps,
+                    () -> SplitCeilings.reparse(file, context, threads, SplitCeilings.Binding.LENIENT, sink));
+            time("ceiling: the study on one thread, sends on another" + where, reps,
+                    () -> SplitCeilings.studyPipelined(file, context, sink, false));
+            time("ceiling: the study's parse and bind on one thread, JSON and sends on another" + where, reps,
+                    () -> SplitCeilings.studyPipelined(file, context, sink, true));
+            time("strict: our splitter and strict binder on one thread, JSON and sends on another" + where, reps,
+                    () -> SplitCeilings.bindOnReader(file, context, sink));
+        } finally {
+            if (broker != null) {
+                broker.close();
             }
         }
     }
