@@ -57,8 +57,9 @@ import javax.xml.stream.XMLStreamReader;
  * <p>The variants of {@link SplitCeilings}, which run only when named in {@code only=}: {@code reparse}
  * and {@code replay} (binder threads parsing each record's bytes again, or replaying its copy, no
  * Kafka), and {@code ceiling} (the study's work split three ways, each into Kafka: a broker at
- * {@code bootstrap=host:port}, or one started in this JVM). {@code bind.threads} sets their binder
- * threads too (default 2).
+ * {@code bootstrap=host:port}, or one started in this JVM), {@code bindonreader} (our splitter and
+ * strict binder on the reading thread, JSON on another) and {@code parsebind} (the reading thread's
+ * work alone, three ways, twice over). {@code bind.threads} sets their binder threads (default 2).
  */
 public final class CpuPerRecord {
 
@@ -126,6 +127,16 @@ public final class CpuPerRecord {
         if (only != null && only.contains("replay")) {
             time("replay: binder threads replay each record's copy (" + threads + ")", reps,
                     () -> SplitCeilings.replay(file, context, threads));
+        }
+        if (only != null && only.contains("parsebind")) {
+            for (int i = 0; i < 2; i++) {
+                time("parse and bind, one thread: the study's cursor and unmarshaller", reps,
+                        () -> SplitCeilings.parseAndBind(file, context, null));
+                time("parse and bind, one thread: our splitter, binder dropping unmapped content", reps,
+                        () -> SplitCeilings.parseAndBind(file, context, SplitCeilings.Binding.LENIENT));
+                time("parse and bind, one thread: our splitter, strict binder", reps,
+                        () -> SplitCeilings.parseAndBind(file, context, SplitCeilings.Binding.STRICT));
+            }
         }
         if (only != null && only.contains("bindonreader")) {
             time("bind on the reading thread, JSON on another", reps, () -> SplitCeilings.bindOnReader(file, context, null));
