@@ -21,8 +21,6 @@ import io.xmlingest.core.split.XmlLimits;
 import io.xmlingest.datagen.DatagenCommand;
 import io.xmlingest.sample.persons.Person;
 import jakarta.xml.bind.JAXBContext;
-import jakarta.xml.bind.Unmarshaller;
-import java.io.InputStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,8 +32,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import javax.xml.stream.XMLStreamConstants;
-import javax.xml.stream.XMLStreamReader;
 
 /**
  * CPU time per record of each stage, in one JVM: what the issue-6 work was steered by. Wall time
@@ -208,24 +204,8 @@ public final class CpuPerRecord {
     }
 
     private static long study(Path file, JAXBContext context) throws Exception {
-        Unmarshaller unmarshaller = context.createUnmarshaller();
         JsonRecordEncoder json = new JsonRecordEncoder();
-        long n = 0;
-        try (InputStream in = Files.newInputStream(file)) {
-            XMLStreamReader r = new com.ctc.wstx.stax.WstxInputFactory().createXMLStreamReader(in);
-            int event = r.next();
-            while (event != XMLStreamConstants.END_DOCUMENT) {
-                if (event == XMLStreamConstants.START_ELEMENT
-                        && DatagenCommand.RECORD.getLocalPart().equals(r.getLocalName())) {
-                    json.encode(unmarshaller.unmarshal(r, Person.class).getValue());
-                    n++;
-                    event = r.getEventType();
-                } else {
-                    event = r.next();
-                }
-            }
-        }
-        return n;
+        return SplitCeilings.studyLoop(file, context, json::encode);
     }
 
     private static void time(String name, int reps, Body body) throws Exception {

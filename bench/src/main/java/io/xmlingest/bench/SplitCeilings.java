@@ -10,7 +10,6 @@ import io.xmlingest.core.split.XmlLimits;
 import io.xmlingest.datagen.DatagenCommand;
 import io.xmlingest.sample.persons.Person;
 import jakarta.xml.bind.JAXBContext;
-import jakarta.xml.bind.JAXBException;
 import jakarta.xml.bind.Unmarshaller;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -172,40 +171,12 @@ final class SplitCeilings {
     static long studyPipelined(Path file, JAXBContext context, KafkaSink sink, boolean encodeOnSender)
             throws Exception {
         JsonRecordEncoder json = new JsonRecordEncoder();
-        Workers<Object[]> sender = new Workers<>(1, () -> {
+        Batches sender = new Batches(() -> {
             JsonRecordEncoder senderJson = new JsonRecordEncoder();
             long[] index = {0};
-            return values -> {
-                for (Object v : values) {
-                    sink.send(index[0]++, encodeOnSender ? senderJson.encode(v) : (byte[]) v);
-                }
-            };
+            return v -> sink.send(index[0]++, encodeOnSender ? senderJson.encode(v) : (byte[]) v);
         });
-        Unmarshaller unmarshaller = context.createUnmarshaller();
-        long n = 0;
-        try (InputStream in = Files.newInputStream(file)) {
-            XMLStreamReader r = new com.ctc.wstx.stax.WstxInputFactory().createXMLStreamReader(in);
-            Object[] values = new Object[BATCH];
-            int k = 0;
-            int event = r.next();
-            while (event != XMLStreamConstants.END_DOCUMENT) {
-                if (event == XMLStreamConstants.START_ELEMENT
-                        && DatagenCommand.RECORD.getLocalPart().equals(r.getLocalName())) {
-                    Person p = unmarshal(unmarshaller, r);
-                    values[k++] = encodeOnSender ? p : json.encode(p);
-                    n++;
-                    if (k == values.length) {
-                        sender.submit(values);
-                        values = new Object[BATCH];
-                        k = 0;
-                    }
-                    event = r.getEventType();
-                } else {
-                    event = r.next();
-                }
-            }
-            sender.submit(Arrays.copyOf(values, k));
-        }
+        long n = studyLoop(file, context, p -> sender.add(encodeOnSender ? p : json.encode(p)));
         sender.finish();
         sink.awaitAll(n);
         return n;
@@ -216,15 +187,13 @@ final class SplitCeilings {
      * the sends (when {@code sink} is not null) on another.
      */
     static long bindOnReader(Path file, JAXBContext context, KafkaSink sink) throws Exception {
-        Workers<Object[]> encoder = new Workers<>(1, () -> {
+        Batches encoder = new Batches(() -> {
             JsonRecordEncoder json = new JsonRecordEncoder();
             long[] index = {0};
-            return values -> {
-                for (Object v : values) {
-                    byte[] value = json.encode(v);
-                    if (sink != null) {
-                        sink.send(index[0]++, value);
-                    }
+            return v -> {
+                byte[] value = json.encode(v);
+                if (sink != null) {
+                    sink.send(index[0]++, value);
                 }
             };
         });
@@ -232,18 +201,10 @@ final class SplitCeilings {
         ErrorLocation where = ErrorLocation.ofFile(file.toString());
         long n = 0;
         try (StaxRecordSplitter splitter = StaxRecordSplitter.open(file, DatagenCommand.RECORD, XmlLimits.DEFAULTS)) {
-            Object[] values = new Object[BATCH];
-            int k = 0;
             while (splitter.next()) {
-                values[k++] = binder.bind(splitter.record(), where);
+                encoder.add(binder.bind(splitter.record(), where));
                 n++;
-                if (k == values.length) {
-                    encoder.submit(values);
-                    values = new Object[BATCH];
-                    k = 0;
-                }
             }
-            encoder.submit(Arrays.copyOf(values, k));
         }
         encoder.finish();
         if (sink != null) {
@@ -259,25 +220,10 @@ final class SplitCeilings {
      * checks'.
      */
     static long parseAndBind(Path file, JAXBContext context, Binding binding) throws Exception {
-        long n = 0;
         if (binding == null) {
-            Unmarshaller unmarshaller = context.createUnmarshaller();
-            try (InputStream in = Files.newInputStream(file)) {
-                XMLStreamReader r = new com.ctc.wstx.stax.WstxInputFactory().createXMLStreamReader(in);
-                int event = r.next();
-                while (event != XMLStreamConstants.END_DOCUMENT) {
-                    if (event == XMLStreamConstants.START_ELEMENT
-                            && DatagenCommand.RECORD.getLocalPart().equals(r.getLocalName())) {
-                        unmarshal(unmarshaller, r);
-                        n++;
-                        event = r.getEventType();
-                    } else {
-                        event = r.next();
-                    }
-                }
-            }
-            return n;
+            return studyLoop(file, context, p -> { });
         }
+        long n = 0;
         JaxbRecordBinder<Person> binder = binding.binder(context);
         ErrorLocation where = ErrorLocation.ofFile(file.toString());
         try (StaxRecordSplitter splitter = StaxRecordSplitter.open(file, DatagenCommand.RECORD, XmlLimits.DEFAULTS)) {
@@ -289,11 +235,66 @@ final class SplitCeilings {
         return n;
     }
 
-    private static Person unmarshal(Unmarshaller unmarshaller, XMLStreamReader r) {
-        try {
-            return unmarshaller.unmarshal(r, Person.class).getValue();
-        } catch (JAXBException e) {
-            throw new IllegalStateException(e);
+    /** What is done with each record the study's loop binds. */
+    interface Bound {
+        void accept(Person person) throws Exception;
+    }
+
+    /**
+     * The study's loop: one Woodstox cursor over the file, each record element unmarshalled in place by
+     * a plain unmarshaller; returns how many records it bound.
+     */
+    static long studyLoop(Path file, JAXBContext context, Bound each) throws Exception {
+        Unmarshaller unmarshaller = context.createUnmarshaller();
+        long n = 0;
+        try (InputStream in = Files.newInputStream(file)) {
+            XMLStreamReader r = new com.ctc.wstx.stax.WstxInputFactory().createXMLStreamReader(in);
+            int event = r.next();
+            while (event != XMLStreamConstants.END_DOCUMENT) {
+                if (event == XMLStreamConstants.START_ELEMENT
+                        && DatagenCommand.RECORD.getLocalPart().equals(r.getLocalName())) {
+                    each.accept(unmarshaller.unmarshal(r, Person.class).getValue());
+                    n++;
+                    event = r.getEventType();
+                } else {
+                    event = r.next();
+                }
+            }
+        }
+        return n;
+    }
+
+    /** Items handed to one worker thread in batches of {@value #BATCH}. */
+    private static final class Batches {
+
+        private final Workers<Object[]> worker;
+        private Object[] batch = new Object[BATCH];
+        private int size;
+
+        /** @param each makes, on the worker thread, what it does with one item */
+        Batches(Supplier<Consumer<Object>> each) {
+            worker = new Workers<>(1, () -> {
+                Consumer<Object> one = each.get();
+                return items -> {
+                    for (Object item : items) {
+                        one.accept(item);
+                    }
+                };
+            });
+        }
+
+        void add(Object item) throws InterruptedException {
+            batch[size++] = item;
+            if (size == BATCH) {
+                worker.submit(batch);
+                batch = new Object[BATCH];
+                size = 0;
+            }
+        }
+
+        void finish() throws InterruptedException {
+            worker.submit(Arrays.copyOf(batch, size));
+            worker.finish();
         }
     }
 
