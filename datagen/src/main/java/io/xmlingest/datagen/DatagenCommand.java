@@ -12,7 +12,6 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.LocalDateTime;
 import java.util.Locale;
 import java.util.zip.GZIPOutputStream;
@@ -54,7 +53,8 @@ public final class DatagenCommand implements Callable<Integer> {
     long records;
 
     @Option(names = "--out", description = "The file to write (default: persons-<records>.xml); '-' for standard "
-            + "output. A file is written as FILE.part and renamed when complete; a pipe or device is written as is.")
+            + "output. A file is written as FILE.part and renamed when complete (deleted if the write fails); a pipe or "
+            + "device is written as is.")
     Path out;
 
     @Option(names = "--gzip", description = "Compress what is written with gzip, as exports often arrive; the "
@@ -137,7 +137,7 @@ public final class DatagenCommand implements Callable<Integer> {
         } catch (IOException | UncheckedIOException | IllegalStateException e) {
             // Java's reasons name no file (No space left on device), or only the .part one written first.
             throw new WriteFailed("cannot write " + (toStdout ? "standard output" : asIs ? target
-                    : target + " (written first as " + target.getFileName() + ".part)"), e);
+                    : target + " (written first as " + PartFile.of(target).getFileName() + ")"), e);
         }
         bar.done();
         double seconds = (System.nanoTime() - started) / 1e9;
@@ -279,17 +279,13 @@ public final class DatagenCommand implements Callable<Integer> {
         }
     }
 
-    /** Writes beside the target and renames, so a reader (an inbox, a cache) never sees a half-written file. */
     private static long generate(Path file, long count, long seed, double invalidRate, Packing packing, Progress progress)
             throws IOException {
-        Path partial = file.resolveSibling(file.getFileName() + ".part");
-        long invalid;
-        try (OutputStream stream = Files.newOutputStream(partial);
-             OutputStream sink = packing.wrap(stream, entryName(file))) {
-            invalid = write(sink, count, seed, invalidRate, progress);
-        }
-        Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        return invalid;
+        return PartFile.write(file, stream -> {
+            try (OutputStream sink = packing.wrap(stream, entryName(file))) {
+                return write(sink, count, seed, invalidRate, progress);
+            }
+        });
     }
 
     /** A one-line progress bar on a terminal; silent otherwise. */

@@ -126,6 +126,35 @@ class DatagenCommandTest {
         assertThat(Files.mismatch(a, again)).isEqualTo(-1L);
     }
 
+    /**
+     * A write that fails mid-way (the file size limit of the shell that runs it stands for a full disk) deletes
+     * its FILE.part: it was left behind, up to gigabytes, and still says what it could not write and why.
+     */
+    @Test
+    void aWriteThatFailsMidWayLeavesNoPart() throws Exception {
+        String javaCommand = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        for (String packing : java.util.List.of("", "--gzip", "--zip")) {
+            Path out = dir.resolve("full" + packing + ".xml");
+            // 16 blocks of 512 bytes, far less than a million records even compressed; no perf data file, which is larger.
+            java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of("sh", "-c",
+                    "ulimit -f 16 && exec \"$0\" \"$@\"", javaCommand, "-XX:-UsePerfData", "-cp",
+                    System.getProperty("java.class.path"), DatagenCommand.class.getName(),
+                    "--records", "1000000", "--no-progress", "--out", out.toString()));
+            if (!packing.isEmpty()) {
+                command.add(packing);
+            }
+            Process p = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("datagen.log").toFile()).start();
+            assertThat(p.waitFor(2, TimeUnit.MINUTES)).as("datagen ended").isTrue();
+            String log = Files.readString(dir.resolve("datagen.log"));
+            assertThat(p.exitValue()).as(log).isEqualTo(1);
+            assertThat(log).contains("error: cannot write " + out + " (written first as " + out.getFileName()
+                    + ".part): File too large").doesNotContain("\tat ");
+            assertThat(dir.resolve(out.getFileName() + ".part")).as(packing).doesNotExist();
+            assertThat(out).doesNotExist();
+        }
+    }
+
     /** A write that fails names what was being written, not only Java's reason. */
     @Test
     void aFailedWriteNamesTheOutput() throws Exception {
