@@ -32,8 +32,9 @@ public interface RecordSplitter extends Closeable {
     }
 
     /**
-     * The elements read so far beside the records (children of a record's parent, after the first
-     * record) that are no record element, by name ({namespace}local), with how many of each; at most
+     * The elements read so far beside the records (children of an element at the path of a record's
+     * parent, after the first record; not an element at a record's depth under another parent) that
+     * are no record element, by name ({namespace}local), with how many of each; at most
      * 20 names, the rest counted under "others". A misspelt or wrongly qualified record is among
      * them: it is not a record, so nothing else would say it was passed over. Safe to ask from
      * another thread once reading has ended.

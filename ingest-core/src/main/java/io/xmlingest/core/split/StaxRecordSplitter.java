@@ -24,7 +24,6 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -97,9 +96,9 @@ public final class StaxRecordSplitter implements RecordSplitter {
     private int repeatedLine;
     private int repeatedColumn;
     private int recordDepth = -1;
-    // Every depth a record has been found at (bounded by xml.max.depth): an element at one of them that is no
-    // record is passed over, also when records have been found at another depth since.
-    private final BitSet recordDepths = new BitSet();
+    // An element is beside the records only under a records' parent: counting at every depth records were found at
+    // also counted cousins (/catalog/meta/entry, with records at /catalog/items/item).
+    private final RecordParents recordParents = new RecordParents();
     private boolean inRecord;
     private SplitPosition position;
     private long stopBefore = Long.MAX_VALUE;
@@ -342,7 +341,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
                             startRecord();
                             return true;
                         }
-                        if (index >= 0 && recordDepths.get(cursor.getDepth())) {
+                        if (recordParents.besideRecords()) {
                             notePassedOver();
                         }
                         if (index < 0 && nearMiss == null && (recordElements.hasLocalName(cursor.getLocalName())
@@ -420,7 +419,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
         index++;
         inRecord = true;
         recordDepth = cursor.getDepth();
-        recordDepths.set(recordDepth);
+        recordParents.recordStarts();
         LocationInfo info = cursor.getLocationInfo();
         XMLStreamLocation2 start = info.getStartLocation();
         long startChar = info.getStartingCharOffset();
@@ -467,6 +466,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
 
     /** Remembers an element around the records as the start tag a resume would need to reopen it. */
     private void enter() {
+        recordParents.enter(cursor.getName());
         if (prologEnd < 0) {
             prologEnd = bytes.byteOffsetOf(cursor.getLocationInfo().getStartingCharOffset() - charBase);
         }
@@ -495,6 +495,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
     }
 
     private void leave() {
+        recordParents.leave();
         if (!openTags.isEmpty()) {
             openTags.remove(openTags.size() - 1);
             if (openDeclarations.remove(openDeclarations.size() - 1).length > 0) {

@@ -351,6 +351,36 @@ class StaxRecordSplitterTest {
         }
     }
 
+    /**
+     * Counted by the depth of the records, an element at their depth under another parent was
+     * taken for a misspelt record: only children of a records' parent are beside them.
+     */
+    @Test
+    void anElementAtTheRecordsDepthUnderAnotherParentIsNotCounted() throws Exception {
+        String xml = "<catalog xmlns='urn:test'><items><item>a</item><itme>b</itme><item>c</item></items>"
+                + "<meta><entry/><item-note/></meta><items><itme/><item>d</item></items><trailer><x/></trailer></catalog>";
+        try (var s = splitter(xml, ITEM)) {
+            assertThat(records(s)).hasSize(3);
+            // The second <items> is at the path of the first: its misspelt record counts, before a record in it too.
+            assertThat(s.passedOver()).isEqualTo(Map.of("{urn:test}itme", 2L));
+        }
+    }
+
+    /** Several record names at several depths: each one's parent has its siblings counted, and only those. */
+    @Test
+    void withSeveralRecordNamesOnlyTheirParentsChildrenAreCounted(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("mixed.xml"), "<export xmlns='urn:test'>"
+                + "<items><item/><itme/></items>"
+                + "<people><note/><group><person/><persn/></group><other><entry/></other></people>"
+                + "<items><item/></items><summary><count/></summary></export>");
+        RecordElements names = RecordElements.of(List.of(ITEM, new QName(NS, "person")));
+        try (var s = StaxRecordSplitter.open(file, "mixed.xml", names, XmlLimits.DEFAULTS)) {
+            assertThat(records(s)).hasSize(3);
+            // note, group, other and count are at an item's depth, entry at a person's: none is under a records' parent.
+            assertThat(s.passedOver()).isEqualTo(Map.of("{urn:test}itme", 1L, "{urn:test}persn", 1L));
+        }
+    }
+
     /** Records at two depths: a misspelt one beside the first was not counted once a record was found deeper. */
     @Test
     void elementsBesideRecordsAtAnyDepthTheyWereFoundAtAreCounted() {
