@@ -13,6 +13,9 @@ import com.sun.codemodel.JType;
 import com.sun.codemodel.JVar;
 import com.sun.tools.xjc.Options;
 import com.sun.tools.xjc.Plugin;
+import com.sun.tools.xjc.model.CAdapter;
+import com.sun.tools.xjc.model.CBuiltinLeafInfo;
+import com.sun.tools.xjc.model.CElementInfo;
 import com.sun.tools.xjc.model.Model;
 import com.sun.tools.xjc.outline.ClassOutline;
 import com.sun.tools.xjc.outline.EnumOutline;
@@ -55,6 +58,10 @@ import org.xml.sax.ErrorHandler;
  * {@code JAXBElement} of a nillable or substituted element), so the object factories' declarations
  * of an enum type name the adapter too.
  *
+ * <p>Whitespace: a string type of the schema's own restricted with {@code whiteSpace="collapse"} or
+ * {@code "replace"} gets the adapter xjc gives xs:token or xs:normalizedString, on the field, or on
+ * the element's declaration when it binds to a {@code JAXBElement}.
+ *
  * <p>Fixed values: an empty element takes its declaration's fixed value, which xjc leaves out (see
  * {@link FixedElementValues}).
  */
@@ -85,6 +92,9 @@ final class StrictModelPlugin extends Plugin {
     @Override
     public void postProcessModel(Model model, ErrorHandler errors) {
         FixedElementValues.apply(model);
+        for (CElementInfo e : model.getAllElements()) {
+            whitespaceFacet(e);
+        }
     }
 
     @Override
@@ -118,16 +128,11 @@ final class StrictModelPlugin extends Plugin {
      * line ends and indentation. The field gets the adapter of the built-in type that whitespaces alike.
      */
     private static void whitespaceFacet(ClassOutline c, FieldOutline f) {
-        XSSimpleType type = simpleType(f.getPropertyInfo().getSchemaComponent());
-        XSFacet facet = type == null || type.isList() || type.isUnion() ? null : type.getFacet(XSFacet.FACET_WHITESPACE);
-        Class<? extends XmlAdapter<String, String>> adapter = facet == null ? null
-                : switch (facet.getValue().value) {
-                    case "collapse" -> CollapsedStringAdapter.class;
-                    case "replace" -> NormalizedStringAdapter.class;
-                    default -> null;
-                };
+        Class<? extends XmlAdapter<String, String>> adapter =
+                whitespaceAdapter(simpleType(f.getPropertyInfo().getSchemaComponent()));
         JFieldVar field = c.implClass.fields().get(f.getPropertyInfo().getName(false));
-        // A repeated element's list takes the adapter for each item; a nillable one's JAXBElement is not reached here.
+        // A repeated element's list takes the adapter for each item; an optional nillable one's JAXBElement, from
+        // its declaration (below).
         if (adapter == null || field == null || !(field.type().fullName().equals(String.class.getName())
                 || field.type().fullName().equals("java.util.List<java.lang.String>"))) {
             return;
@@ -138,6 +143,29 @@ final class StrictModelPlugin extends Plugin {
             }
         }
         field.annotate(XmlJavaTypeAdapter.class).param("value", adapter);
+    }
+
+    /**
+     * The same for an element xjc binds to a {@code JAXBElement} (an optional nillable one, a global one): JAXB
+     * takes the adapter of its value from the object factory's declaration of it, which no field's reaches. Given
+     * to xjc's model of the element, as xs:token's is, xjc writes it on that declaration itself.
+     */
+    private static void whitespaceFacet(CElementInfo e) {
+        Class<? extends XmlAdapter<String, String>> adapter = whitespaceAdapter(simpleType(e.getSchemaComponent()));
+        // Held as a String with no adapter of its own: an adapter (a javaType binding's) whitespaces the value itself.
+        if (adapter != null && e.getContentType() == CBuiltinLeafInfo.STRING && e.getProperty().getAdapter() == null) {
+            e.getProperty().setAdapter(new CAdapter(adapter, false));
+        }
+    }
+
+    /** The adapter of the built-in type that whitespaces as {@code type} does; null when it keeps its whitespace. */
+    private static Class<? extends XmlAdapter<String, String>> whitespaceAdapter(XSSimpleType type) {
+        XSFacet facet = type == null || type.isList() || type.isUnion() ? null : type.getFacet(XSFacet.FACET_WHITESPACE);
+        return facet == null ? null : switch (facet.getValue().value) {
+            case "collapse" -> CollapsedStringAdapter.class;
+            case "replace" -> NormalizedStringAdapter.class;
+            default -> null;
+        };
     }
 
     private void typedListItems(ClassOutline c, FieldOutline f) {

@@ -470,6 +470,39 @@ class XjcModelCompilerTest {
         }
     }
 
+    /**
+     * xjc binds an optional nillable element as a JAXBElement and declares it on the object factory, where the
+     * field's adapter does not reach: a string type collapsing or replacing its whitespace was kept as written.
+     */
+    @Test
+    void aNillableElementOfAWhitespaceCollapsingStringTypeIsCollapsedToo() throws Exception {
+        Path xsd = Files.writeString(dir.resolve("nillable.xsd"), XS
+                + "  <xs:simpleType name='Code'><xs:restriction base='xs:string'><xs:whiteSpace value='collapse'/>"
+                + "<xs:pattern value='[A-Z]{3}( [A-Z]{3})*'/></xs:restriction></xs:simpleType>\n"
+                + "  <xs:simpleType name='Line'><xs:restriction base='xs:string'><xs:whiteSpace value='replace'/>"
+                + "</xs:restriction></xs:simpleType>\n"
+                + "  <xs:element name='v'><xs:complexType><xs:sequence>\n"
+                + "    <xs:element name='code' type='t:Code' nillable='true' minOccurs='0'/>\n"
+                + "    <xs:element name='line' type='t:Line' nillable='true' minOccurs='0'/>\n"
+                + "    <xs:element name='text' type='xs:string' nillable='true' minOccurs='0'/>\n"
+                + "  </xs:sequence></xs:complexType></xs:element>\n"
+                + "</xs:schema>\n");
+        XjcModelCompiler.Result result = XjcModelCompiler.compile(List.of(xsd), "com.example.nillable", dir.resolve("n.jar"));
+
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {result.jar().toUri().toURL()}, getClass().getClassLoader())) {
+            Class<?> type = loader.loadClass("com.example.nillable.V");
+            String record = "<v><code>\n    ABC\n    DEF  </code><line>a\tb\n c</line><text> as\twritten </text></v>";
+            for (javax.xml.validation.Schema validating : new javax.xml.validation.Schema[] {null,
+                    io.xmlingest.core.bind.RecordSchemas.compile(List.of(xsd.toString()))}) {
+                List<Object> bound = bindAll(type, validating, record, "<v><code xsi:nil='true'/></v>");
+                assertThat(bound).as("schema %s", validating).noneMatch(RecordRejectedException.class::isInstance);
+                assertThat(bound).extracting(b -> new String(new JsonRecordEncoder().encode(b), StandardCharsets.UTF_8))
+                        .containsExactly("{\"code\":\"ABC DEF\",\"line\":\"a b  c\",\"text\":\" as\\twritten \"}",
+                                "{\"code\":null}");
+            }
+        }
+    }
+
     @Test
     void anIdrefIsWrittenAsTheIdItNames() throws Exception {
         // JAXB binds an xs:IDREF to the object it names: the encoder wrote a copy of that object where the file had
