@@ -561,4 +561,48 @@ class XjcModelCompilerTest {
                     .isEqualTo("{\"toOrNote\":[{\"to\":\"other\"},{\"note\":\"n\"}]}");
         }
     }
+
+    /**
+     * JAXB binds an IDREF to the object with that ID when the record holds it, and xjc marks a choice's IDREF
+     * alternative, or an optional nillable IDREF element, on its object factory, not a field: such a reference to
+     * an ID earlier in the record was written as a copy of the object it names, and one naming its own item threw
+     * StackOverflowError from the binder, whose required-value check followed it round.
+     */
+    @Test
+    void anIdrefOnlyItsObjectFactoryMarksNamingAnIdOfItsRecordIsWrittenAsTheId() throws Exception {
+        Path xsd = Files.writeString(dir.resolve("within.xsd"), XS
+                + "  <xs:element name='v'><xs:complexType><xs:sequence>\n"
+                + "    <xs:element name='item' maxOccurs='unbounded'><xs:complexType>\n"
+                + "      <xs:choice minOccurs='0' maxOccurs='unbounded'>\n"
+                + "        <xs:element name='to' type='xs:IDREF'/><xs:element name='note' type='xs:string'/></xs:choice>\n"
+                + "      <xs:attribute name='iid' type='xs:ID' use='required'/></xs:complexType></xs:element>\n"
+                + "    <xs:element name='last' type='xs:IDREF' nillable='true' minOccurs='0'/>\n"
+                // Its object factory declares another <to>, local to another type, that is no IDREF.
+                + "    <xs:element name='memo' minOccurs='0'><xs:complexType><xs:choice maxOccurs='unbounded'>\n"
+                + "      <xs:element name='to' type='xs:string'/><xs:element name='cc' type='xs:string'/>\n"
+                + "    </xs:choice></xs:complexType></xs:element>\n"
+                + "  </xs:sequence></xs:complexType></xs:element>\n</xs:schema>\n");
+        XjcModelCompiler.Result result = XjcModelCompiler.compile(List.of(xsd), "com.example.within", dir.resolve("w.jar"));
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {result.jar().toUri().toURL()}, getClass().getClassLoader())) {
+            Class<?> type = loader.loadClass("com.example.within.V");
+            String record = "<v><item iid='a'><note>n</note><to>b</to></item>"
+                    + "<item iid='b'><to>a</to><to>b</to><to>other</to></item><last>a</last><memo><to>a</to></memo></v>";
+            for (javax.xml.validation.Schema validating : new javax.xml.validation.Schema[] {null,
+                    io.xmlingest.core.bind.RecordSchemas.compile(List.of(xsd.toString()))}) {
+                List<Object> bound = bindAll(type, validating, record, "<v><item iid='c'/><last xsi:nil='true'/></v>");
+                assertThat(bound).as("schema %s", validating).noneMatch(RecordRejectedException.class::isInstance);
+                assertThat(bound).extracting(b -> new String(new JsonRecordEncoder().encode(b), StandardCharsets.UTF_8))
+                        .containsExactly("{\"item\":[{\"iid\":\"a\",\"toOrNote\":[{\"note\":\"n\"},{\"to\":\"b\"}]},"
+                                + "{\"iid\":\"b\",\"toOrNote\":[{\"to\":\"a\"},{\"to\":\"b\"},{\"to\":\"other\"}]}],"
+                                + "\"last\":\"a\",\"memo\":{\"toOrCc\":[{\"to\":\"a\"}]}}",
+                                "{\"item\":[{\"iid\":\"c\"}],\"last\":null}");
+            }
+            com.fasterxml.jackson.databind.JsonNode schema = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(JsonSchemaWriter.toJson(type));
+            assertThat(schema.at("/properties/last/anyOf/0/type").asText()).isEqualTo("string");
+            assertThat(schema.at("/properties/last/anyOf/1/type").asText()).isEqualTo("null");
+            assertThat(schema.at("/$defs/Item/properties/toOrNote/items/anyOf/0/properties/to/type").asText())
+                    .isEqualTo("string");
+        }
+    }
 }

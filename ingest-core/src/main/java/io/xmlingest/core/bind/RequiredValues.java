@@ -63,8 +63,12 @@ final class RequiredValues {
             }
         }
         for (JaxbProperty p : plan.check()) {
+            Object raw = p.get(bean);
+            if (isReference(p, raw)) {
+                continue;
+            }
             // An optional nillable structure arrives wrapped; what it holds has required values of its own.
-            Object value = unwrapped(p.get(bean));
+            Object value = unwrapped(raw);
             // An xs:list's value is its items: <lst/> is present, and holds none. JAXB sets the list it read, empty
             // too, and leaves the field null when the element or attribute is absent.
             if (value == null || (value instanceof Collection<?> c && c.isEmpty() && !plan.lists().contains(p))) {
@@ -75,6 +79,9 @@ final class RequiredValues {
             }
             if (value instanceof Collection<?> items) {
                 for (Object element : items) {
+                    if (isReference(p, element)) {
+                        continue;
+                    }
                     Object item = unwrapped(element);
                     String missing = item != null && JaxbProperties.isBound(item.getClass()) ? firstMissing(item) : null;
                     if (missing != null) {
@@ -89,6 +96,11 @@ final class RequiredValues {
             }
         }
         return null;
+    }
+
+    /** An IDREF alternative of a choice: the object it points to is checked where it stands (the Plan's). */
+    private static boolean isReference(JaxbProperty p, Object item) {
+        return p.names() != null && p.names().isReference(item);
     }
 
     private static Object unwrapped(Object value) {

@@ -185,7 +185,11 @@ public final class JsonRecordEncoder implements RecordEncoder<Object> {
         }
         json.writeStartObject();
         json.writeFieldName(names.nameOf(item));
-        writeValue(json, item);
+        if (names.isReference(item)) {
+            writeReference(json, item);
+        } else {
+            writeValue(json, item);
+        }
         json.writeEndObject();
     }
 
@@ -215,7 +219,7 @@ public final class JsonRecordEncoder implements RecordEncoder<Object> {
         } else if (value instanceof String s) {
             json.writeString(s);
         } else if (value instanceof ForeignReference r) {
-            // An xs:IDREF where no @XmlIDREF field says so (an alternative of a choice), naming another record's ID.
+            // An xs:IDREF declared in an object factory ElementNames does not look in, naming another record's ID.
             json.writeString(r.id());
         } else if (value instanceof Boolean b) {
             json.writeBoolean(b);

@@ -166,7 +166,8 @@ public final class JsonSchemaWriter {
                     "description", "attributes the schema leaves open (xs:anyAttribute), by name");
         }
         if (References.isReference(p)) {
-            Map<String, Object> id = map("type", "string", "description", "an xs:IDREF: the xs:ID it names");
+            // One held as a JAXBElement is an optional nillable element: null when nil.
+            Map<String, Object> id = p.element() != null ? jaxbElement(reference()) : reference();
             return Collection.class.isAssignableFrom(f.getType()) ? map("type", "array", "items", id) : id;
         }
         if (p.kind() == JaxbProperty.Kind.CHOICE) {
@@ -204,7 +205,9 @@ public final class JsonSchemaWriter {
         Type held = heldType(f);
         for (ElementNames.Declared d : names.declared()) {
             Map<String, Object> value;
-            if (!d.wrapped()) {
+            if (d.reference()) {
+                value = reference();
+            } else if (!d.wrapped()) {
                 value = valueSchema(d.type(), null); // an instance of a root element class
             } else if (d.type() != JAXBElement.class) {
                 value = jaxbElement(valueSchema(d.type(), null)); // an object factory said what it holds
@@ -227,6 +230,11 @@ public final class JsonSchemaWriter {
                             + " namespace or the type's own, its value as schema-less mode writes it"));
         }
         return forms.size() == 1 ? castMap(forms.get(0)) : map("anyOf", forms);
+    }
+
+    /** An xs:IDREF, as JsonRecordEncoder writes it. */
+    private static Map<String, Object> reference() {
+        return map("type", "string", "description", "an xs:IDREF: the xs:ID it names");
     }
 
     /** What one item of the field is: the field's type, or its items' for a collection. */

@@ -8,6 +8,7 @@ import jakarta.xml.bind.annotation.XmlElementDecl;
 import jakarta.xml.bind.annotation.XmlElementRef;
 import jakarta.xml.bind.annotation.XmlElementRefs;
 import jakarta.xml.bind.annotation.XmlElements;
+import jakarta.xml.bind.annotation.XmlIDREF;
 import jakarta.xml.bind.annotation.XmlMixed;
 import jakarta.xml.bind.annotation.XmlRegistry;
 import jakarta.xml.bind.annotation.XmlRootElement;
@@ -56,9 +57,10 @@ public final class ElementNames {
     /**
      * A declared element an item may be: held in a {@code JAXBElement} ({@code wrapped}; then
      * {@code type} is what it holds, or JAXBElement itself when only the field can tell) or as an
-     * instance of a root element class ({@code type}).
+     * instance of a root element class ({@code type}). A {@code reference} is an xs:IDREF, which
+     * JAXB binds to the object it names: its object factory's declaration says so, not the field.
      */
-    public record Declared(QName name, Class<?> type, boolean wrapped) {
+    public record Declared(QName name, Class<?> type, boolean wrapped, boolean reference) {
     }
 
     private final String property;
@@ -68,6 +70,7 @@ public final class ElementNames {
     private final boolean wildcard;
     private final String namespace;
     private final Map<QName, String> jsonNames;
+    private final boolean references;
 
     private ElementNames(String property, List<Alternative> alternatives, Map<QName, Declared> declared, boolean mixed,
                          boolean wildcard, String namespace) {
@@ -78,6 +81,7 @@ public final class ElementNames {
         this.wildcard = wildcard;
         this.namespace = namespace;
         this.jsonNames = jsonNames(declared.keySet(), namespace);
+        this.references = declared.values().stream().anyMatch(Declared::reference);
     }
 
     /**
@@ -135,7 +139,8 @@ public final class ElementNames {
         for (XmlElementRef r : allRefs) {
             QName name = refName(r, ownNamespace);
             boolean wrapped = r.type() == JAXBElement.class;
-            declared.put(name, new Declared(name, wrapped ? declaredValueType(name, registries) : r.type(), wrapped));
+            declared.put(name, new Declared(name, wrapped ? declaredValueType(name, registries) : r.type(), wrapped,
+                    wrapped && References.isDeclaredAsReference(name, owner, registries)));
             declared.putAll(r == ref ? substitutes : substitutesOf(name, registries));
         }
         // A substitution group's head keeps its element's name, as an element property would; a choice,
@@ -185,6 +190,15 @@ public final class ElementNames {
     /** Whether elements the schema does not name may be among the items. */
     public boolean wildcard() {
         return wildcard;
+    }
+
+    /** Whether this item is an xs:IDREF, to be written as the ID it names rather than as what JAXB bound it to. */
+    public boolean isReference(Object item) {
+        if (!references || !(item instanceof JAXBElement<?> e)) {
+            return false;
+        }
+        Declared d = declared.get(e.getName());
+        return d != null && d.reference();
     }
 
     /** Whether this item is a piece of text rather than an element (null, a nil alternative, is neither). */
@@ -296,7 +310,7 @@ public final class ElementNames {
             for (Class<?> registry : registries) {
                 for (ElementDecl d : DECLARATIONS.get(registry)) {
                     if (h.equals(d.head()) && !found.containsKey(d.name()) && !d.name().equals(head)) {
-                        found.put(d.name(), new Declared(d.name(), d.type(), true));
+                        found.put(d.name(), new Declared(d.name(), d.type(), true, d.reference()));
                         heads.add(d.name());
                     }
                 }
@@ -320,8 +334,15 @@ public final class ElementNames {
         return JAXBElement.class;
     }
 
-    /** An element an object factory declares, the head of its substitution group (null if none), and what it holds. */
-    record ElementDecl(QName name, QName head, Class<?> type, boolean global) {
+    /**
+     * An element an object factory declares, the head of its substitution group (null if none), what it
+     * holds, the class it is local to ({@code XmlElementDecl.GLOBAL} for a global one), and whether it
+     * is an xs:IDREF ({@code @XmlIDREF} on the declaration).
+     */
+    record ElementDecl(QName name, QName head, Class<?> type, Class<?> scope, boolean reference) {
+        boolean global() {
+            return scope == XmlElementDecl.GLOBAL.class;
+        }
     }
 
     /**
@@ -451,7 +472,7 @@ public final class ElementNames {
                                 ? null : new QName(declNamespace(d.substitutionHeadNamespace(), registry),
                                 d.substitutionHeadName());
                         decls.add(new ElementDecl(new QName(declNamespace(d.namespace(), registry), d.name()), head,
-                                elementValueType(m), d.scope() == XmlElementDecl.GLOBAL.class));
+                                elementValueType(m), d.scope(), m.isAnnotationPresent(XmlIDREF.class)));
                     }
                 }
             } catch (LinkageError | TypeNotPresentException e) {
@@ -466,7 +487,8 @@ public final class ElementNames {
         return DECLARATIONS.get(registry).stream().anyMatch(d -> d.head() != null);
     }
 
-    private static List<Class<?>> registriesOf(Class<?> owner) {
+    /** The object factories the element references of {@code owner}'s fields are looked up in. */
+    static List<Class<?>> registriesOf(Class<?> owner) {
         List<Class<?>> registries = new ArrayList<>();
         try {
             Class<?> factory = Class.forName(owner.getPackageName() + ".ObjectFactory", false, owner.getClassLoader());

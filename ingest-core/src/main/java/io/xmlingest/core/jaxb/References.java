@@ -4,6 +4,7 @@ import jakarta.xml.bind.annotation.XmlID;
 import jakarta.xml.bind.annotation.XmlIDREF;
 import java.lang.reflect.Field;
 import java.util.List;
+import javax.xml.namespace.QName;
 
 /**
  * xs:IDREF properties. JAXB binds a reference to the object whose xs:ID it names, so a writer
@@ -41,8 +42,43 @@ public final class References {
         }
     };
 
+    /**
+     * Marked on its field, or, for an element held as a JAXBElement (an optional nillable one), on its
+     * object factory's declaration, where xjc marks it. A choice's alternatives are told item by item
+     * ({@link ElementNames#isReference}).
+     */
     public static boolean isReference(JaxbProperty p) {
-        return p.field() != null && p.field().isAnnotationPresent(XmlIDREF.class);
+        if (p.field() == null) {
+            return false;
+        }
+        Class<?> owner = p.field().getDeclaringClass();
+        return p.field().isAnnotationPresent(XmlIDREF.class) || (p.element() != null
+                && isDeclaredAsReference(p.element(), owner, ElementNames.registriesOf(owner)));
+    }
+
+    /**
+     * Whether the declaration of {@code element} that a property of {@code owner} is bound by carries
+     * {@code @XmlIDREF}. JAXB looks for one scoped to the owner or a class it extends (xjc's for a local
+     * element), then a global one: two types may each have a local {@code <to>}, only one an IDREF.
+     */
+    static boolean isDeclaredAsReference(QName element, Class<?> owner, List<Class<?>> registries) {
+        for (Class<?> scope = owner; scope != null && scope != Object.class; scope = scope.getSuperclass()) {
+            for (Class<?> registry : registries) {
+                for (ElementNames.ElementDecl d : ElementNames.declarations(registry)) {
+                    if (d.scope() == scope && d.name().equals(element)) {
+                        return d.reference();
+                    }
+                }
+            }
+        }
+        for (Class<?> registry : registries) {
+            for (ElementNames.ElementDecl d : ElementNames.declarations(registry)) {
+                if (d.global() && d.name().equals(element)) {
+                    return d.reference();
+                }
+            }
+        }
+        return false;
     }
 
     /** Which of {@code JaxbProperties.of(type)} are references, by position. */
