@@ -1,10 +1,8 @@
 package io.xmlingest.core.split;
 
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
-import javax.xml.namespace.QName;
 
 /**
  * Where records were found, by the path of names ({ns}local, from the root) of their parent element, so that an
@@ -12,22 +10,34 @@ import javax.xml.namespace.QName;
  * another parent: with records at /catalog/items/item, /catalog/meta/entry is no misspelt record. A path, not the
  * parent element itself: a second {@code <items>} that holds only misspelt records is beside the records too.
  * Several record names (see {@link RecordElements}) may have parents at several paths.
+ *
+ * <p>A path is kept as a 64-bit hash of its names, never as text: a namespace URI may be 64 KB and elements may
+ * nest hundreds deep, and paths as strings held the URI once per level of every open element, which a 63 KB file
+ * made gigabytes of. Two paths whose hashes collide would have a cousin counted as passed over, which is only a
+ * warning.
  */
 final class RecordParents {
-    // A file that wraps each record in a parent of a new name would otherwise grow the set with every record.
+    // A file that wraps each record in a parent of a new name would otherwise grow the set with every record; past
+    // it, elements under parents not yet seen go uncounted.
     private static final int MAX_PATHS = 1000;
+    private static final long ROOT = 0x6A09E667F3BCC909L;
 
-    /** The path of each open element around the records, the innermost last. */
-    private final List<String> open = new ArrayList<>();
-    private final Set<String> parents = new HashSet<>();
+    /** The path hash of each open element around the records, the innermost last. */
+    private long[] open = new long[16];
+    private int depth;
+    private final Set<Long> parents = new HashSet<>();
 
-    void enter(QName name) {
-        open.add(current() + '/' + name);
+    void enter(String namespace, String localName) {
+        if (depth == open.length) {
+            open = Arrays.copyOf(open, depth * 2);
+        }
+        open[depth] = step(current(), namespace == null ? "" : namespace, localName);
+        depth++;
     }
 
     void leave() {
-        if (!open.isEmpty()) {
-            open.remove(open.size() - 1);
+        if (depth > 0) {
+            depth--;
         }
     }
 
@@ -43,7 +53,14 @@ final class RecordParents {
         return !parents.isEmpty() && parents.contains(current());
     }
 
-    private String current() {
-        return open.isEmpty() ? "" : open.get(open.size() - 1);
+    private long current() {
+        return depth == 0 ? ROOT : open[depth - 1];
+    }
+
+    /** The path one level below {@code parent}; the namespace and the local name are mixed in apart, so "a:b" + "c" is not "a" + "b:c". */
+    private static long step(long parent, String namespace, String localName) {
+        long h = (parent ^ namespace.hashCode()) * 0x9E3779B97F4A7C15L;
+        h = (h ^ (h >>> 32) ^ localName.hashCode()) * 0xC2B2AE3D27D4EB4FL;
+        return h ^ (h >>> 29);
     }
 }

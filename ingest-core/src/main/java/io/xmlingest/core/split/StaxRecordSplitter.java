@@ -466,7 +466,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
 
     /** Remembers an element around the records as the start tag a resume would need to reopen it. */
     private void enter() {
-        recordParents.enter(cursor.getName());
+        recordParents.enter(cursor.getNamespaceURI(), cursor.getLocalName());
         if (prologEnd < 0) {
             prologEnd = bytes.byteOffsetOf(cursor.getLocationInfo().getStartingCharOffset() - charBase);
         }

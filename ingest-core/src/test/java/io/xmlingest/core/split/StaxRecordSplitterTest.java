@@ -366,6 +366,23 @@ class StaxRecordSplitterTest {
         }
     }
 
+    /**
+     * Records deep inside a long default namespace, as a 63 KB file can have: the records' parents were kept as
+     * paths of text holding the namespace once per level, which ran a 2 GB heap out; the test JVM has 256 MB.
+     */
+    @Test
+    void recordsDeepInsideALongNamespaceCostNoMemoryPerLevel(@TempDir Path dir) throws Exception {
+        String ns = "urn:" + "x".repeat(60_000);
+        int levels = 490;
+        String xml = "<r xmlns='" + ns + "'>" + "<a>".repeat(levels) + "<rec/><rek/><rec/>" + "</a>".repeat(levels)
+                + "<b><rek/></b></r>";
+        Path file = Files.writeString(dir.resolve("deep.xml"), xml);
+        try (var s = StaxRecordSplitter.open(file, new QName(ns, "rec"), XmlLimits.DEFAULTS)) {
+            assertThat(records(s)).hasSize(2);
+            assertThat(s.passedOver()).isEqualTo(Map.of("{" + ns + "}rek", 1L));
+        }
+    }
+
     /** Several record names at several depths: each one's parent has its siblings counted, and only those. */
     @Test
     void withSeveralRecordNamesOnlyTheirParentsChildrenAreCounted(@TempDir Path dir) throws Exception {
