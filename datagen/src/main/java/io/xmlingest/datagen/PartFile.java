@@ -29,6 +29,9 @@ final class PartFile {
         Path partial = of(file);
         // Opened before the try: a FILE.part that cannot be opened (a directory, say) is not ours to delete.
         OutputStream stream = Files.newOutputStream(partial);
+        // Ctrl-C or a kill ends the JVM without reaching the catch below, and left gigabytes behind.
+        Thread onExit = new Thread(() -> deleteQuietly(partial), "datagen-part-cleanup");
+        Runtime.getRuntime().addShutdownHook(onExit);
         try {
             T result;
             try (stream) {
@@ -44,6 +47,20 @@ final class PartFile {
                 e.addSuppressed(d);
             }
             throw e;
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(onExit);
+            } catch (IllegalStateException shuttingDown) {
+                // The hook runs, or has run: the part is deleted either way.
+            }
+        }
+    }
+
+    private static void deleteQuietly(Path partial) {
+        try {
+            Files.deleteIfExists(partial);
+        } catch (IOException | RuntimeException e) {
+            // Nothing to report to at exit; the part stays, as it did before.
         }
     }
 }

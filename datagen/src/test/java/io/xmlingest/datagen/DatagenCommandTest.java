@@ -155,6 +155,29 @@ class DatagenCommandTest {
         }
     }
 
+    /** A run stopped with SIGTERM (as Ctrl-C stops it too) deletes its FILE.part on the way out. */
+    @Test
+    void aStoppedRunLeavesNoPart() throws Exception {
+        String javaCommand = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path out = dir.resolve("stopped.xml");
+        Path part = dir.resolve("stopped.xml.part");
+        Process p = new ProcessBuilder(javaCommand, "-cp", System.getProperty("java.class.path"),
+                DatagenCommand.class.getName(), "--records", "50000000", "--no-progress", "--out", out.toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("stopped.log").toFile()).start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+            while (!(Files.exists(part) && Files.size(part) > 1_000_000) && p.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(part).as("datagen is writing " + part).exists();
+        } finally {
+            p.destroy();
+        }
+        assertThat(p.waitFor(1, TimeUnit.MINUTES)).as("datagen stopped").isTrue();
+        assertThat(part).doesNotExist();
+        assertThat(out).doesNotExist();
+    }
+
     /** A write that fails names what was being written, not only Java's reason. */
     @Test
     void aFailedWriteNamesTheOutput() throws Exception {
