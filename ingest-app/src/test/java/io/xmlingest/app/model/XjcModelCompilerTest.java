@@ -605,4 +605,56 @@ class XjcModelCompilerTest {
                     .isEqualTo("string");
         }
     }
+
+    /**
+     * An xs:IDREFS that only its object factory marks is a list of IDs: the encoder wrote {"tos":["a","b"]} and
+     * "last":[["a","b"]] while the JSON Schema said a string, and a string or null, so consumers refused them.
+     */
+    @Test
+    void anIdrefsOnlyItsObjectFactoryMarksIsDescribedAsTheArrayOfIdsItIsWrittenAs() throws Exception {
+        Path xsd = Files.writeString(dir.resolve("lists.xsd"), XS
+                + "  <xs:element name='v'><xs:complexType><xs:sequence>\n"
+                + "    <xs:element name='item' maxOccurs='unbounded'><xs:complexType>\n"
+                + "      <xs:choice minOccurs='0' maxOccurs='unbounded'>\n"
+                + "        <xs:element name='tos' type='xs:IDREFS'/><xs:element name='note' type='xs:string'/></xs:choice>\n"
+                + "      <xs:attribute name='iid' type='xs:ID' use='required'/></xs:complexType></xs:element>\n"
+                + "    <xs:element name='last' type='xs:IDREFS' nillable='true' minOccurs='0'/>\n"
+                + "  </xs:sequence></xs:complexType></xs:element>\n</xs:schema>\n");
+        XjcModelCompiler.Result result = XjcModelCompiler.compile(List.of(xsd), "com.example.lists", dir.resolve("l.jar"));
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {result.jar().toUri().toURL()}, getClass().getClassLoader())) {
+            Class<?> type = loader.loadClass("com.example.lists.V");
+            com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+            String schemaText = JsonSchemaWriter.toJson(type);
+            com.networknt.schema.JsonSchema schema = com.networknt.schema.JsonSchemaFactory
+                    .getInstance(com.networknt.schema.SpecVersion.VersionFlag.V202012).getSchema(schemaText);
+            String record = "<v><item iid='a'><note>n</note><tos>a b</tos></item>"
+                    + "<item iid='b'><tos>a other</tos></item><last>a b</last></v>";
+            for (javax.xml.validation.Schema validating : new javax.xml.validation.Schema[] {null,
+                    io.xmlingest.core.bind.RecordSchemas.compile(List.of(xsd.toString()))}) {
+                List<Object> bound = bindAll(type, validating, record, "<v><item iid='c'/><last xsi:nil='true'/></v>");
+                assertThat(bound).as("schema %s", validating).noneMatch(RecordRejectedException.class::isInstance);
+                List<String> messages = bound.stream()
+                        .map(b -> new String(new JsonRecordEncoder().encode(b), StandardCharsets.UTF_8)).toList();
+                assertThat(messages).containsExactly(
+                        "{\"item\":[{\"iid\":\"a\",\"tosOrNote\":[{\"note\":\"n\"},{\"tos\":[\"a\",\"b\"]}]},"
+                                + "{\"iid\":\"b\",\"tosOrNote\":[{\"tos\":[\"a\",\"other\"]}]}],\"last\":[[\"a\",\"b\"]]}",
+                        // JAXB hands a nil IDREFS over as an empty list, not marked nil.
+                        "{\"item\":[{\"iid\":\"c\"}],\"last\":[[]]}");
+                for (String message : messages) {
+                    assertThat(schema.validate(json.readTree(message))).as(message).isEmpty();
+                }
+            }
+            com.fasterxml.jackson.databind.JsonNode tree = json.readTree(schemaText);
+            assertThat(tree.at("/$defs/Item/properties/tosOrNote/items/anyOf/0/properties/tos/type").asText())
+                    .isEqualTo("array");
+            assertThat(tree.at("/$defs/Item/properties/tosOrNote/items/anyOf/0/properties/tos/items/type").asText())
+                    .isEqualTo("string");
+            assertThat(tree.at("/properties/last/items/anyOf/0/items/type").asText()).isEqualTo("string");
+            assertThat(tree.at("/properties/last/items/anyOf/1/type").asText()).isEqualTo("null");
+            // A single ID where a list is is still refused.
+            assertThat(schema.validate(json.readTree("{\"item\":[{\"iid\":\"c\",\"tosOrNote\":[{\"tos\":\"a\"}]}]}")))
+                    .isNotEmpty();
+            assertThat(schema.validate(json.readTree("{\"item\":[{\"iid\":\"c\"}],\"last\":[\"a\"]}"))).isNotEmpty();
+        }
+    }
 }

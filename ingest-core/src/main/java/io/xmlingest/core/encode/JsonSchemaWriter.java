@@ -166,9 +166,7 @@ public final class JsonSchemaWriter {
                     "description", "attributes the schema leaves open (xs:anyAttribute), by name");
         }
         if (References.isReference(p)) {
-            // One held as a JAXBElement is an optional nillable element: null when nil.
-            Map<String, Object> id = p.element() != null ? jaxbElement(reference()) : reference();
-            return Collection.class.isAssignableFrom(f.getType()) ? map("type", "array", "items", id) : id;
+            return idref(f.getGenericType());
         }
         if (p.kind() == JaxbProperty.Kind.CHOICE) {
             Map<String, Object> item = namedItems(p.names(), f);
@@ -206,7 +204,7 @@ public final class JsonSchemaWriter {
         for (ElementNames.Declared d : names.declared()) {
             Map<String, Object> value;
             if (d.reference()) {
-                value = reference();
+                value = idref(d.referencesList() ? List.class : Object.class);
             } else if (!d.wrapped()) {
                 value = valueSchema(d.type(), null); // an instance of a root element class
             } else if (d.type() != JAXBElement.class) {
@@ -232,8 +230,24 @@ public final class JsonSchemaWriter {
         return forms.size() == 1 ? castMap(forms.get(0)) : map("anyOf", forms);
     }
 
-    /** An xs:IDREF, as JsonRecordEncoder writes it. */
-    private static Map<String, Object> reference() {
+    /**
+     * An xs:IDREF held as {@code type}, as JsonRecordEncoder.writeReference writes it. Read from the Java type, not
+     * the property: an xs:IDREFS is a list within whatever holds it, so an optional nillable one, which xjc may
+     * bind as a list of JAXBElements of lists, is written as arrays of IDs inside an array.
+     */
+    private static Map<String, Object> idref(Type type) {
+        if (type instanceof WildcardType w) {
+            return idref(w.getUpperBounds()[0]);
+        }
+        Class<?> raw = type instanceof ParameterizedType p ? (Class<?>) p.getRawType()
+                : type instanceof Class<?> c ? c : Object.class;
+        Type held = type instanceof ParameterizedType p ? p.getActualTypeArguments()[0] : Object.class;
+        if (Collection.class.isAssignableFrom(raw)) {
+            return map("type", "array", "items", idref(held));
+        }
+        if (JAXBElement.class.isAssignableFrom(raw)) {
+            return jaxbElement(idref(held)); // nil is written as null
+        }
         return map("type", "string", "description", "an xs:IDREF: the xs:ID it names");
     }
 

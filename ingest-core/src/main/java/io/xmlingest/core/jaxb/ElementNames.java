@@ -58,9 +58,10 @@ public final class ElementNames {
      * A declared element an item may be: held in a {@code JAXBElement} ({@code wrapped}; then
      * {@code type} is what it holds, or JAXBElement itself when only the field can tell) or as an
      * instance of a root element class ({@code type}). A {@code reference} is an xs:IDREF, which
-     * JAXB binds to the object it names: its object factory's declaration says so, not the field.
+     * JAXB binds to the object it names: its object factory's declaration says so, not the field;
+     * {@code referencesList}, an xs:IDREFS, held as a list of such objects.
      */
-    public record Declared(QName name, Class<?> type, boolean wrapped, boolean reference) {
+    public record Declared(QName name, Class<?> type, boolean wrapped, boolean reference, boolean referencesList) {
     }
 
     private final String property;
@@ -139,8 +140,10 @@ public final class ElementNames {
         for (XmlElementRef r : allRefs) {
             QName name = refName(r, ownNamespace);
             boolean wrapped = r.type() == JAXBElement.class;
+            ElementDecl decl = wrapped ? References.declarationOf(name, owner, registries) : null;
+            boolean reference = decl != null && decl.reference();
             declared.put(name, new Declared(name, wrapped ? declaredValueType(name, registries) : r.type(), wrapped,
-                    wrapped && References.isDeclaredAsReference(name, owner, registries)));
+                    reference, reference && decl.list()));
             declared.putAll(r == ref ? substitutes : substitutesOf(name, registries));
         }
         // A substitution group's head keeps its element's name, as an element property would; a choice,
@@ -310,7 +313,7 @@ public final class ElementNames {
             for (Class<?> registry : registries) {
                 for (ElementDecl d : DECLARATIONS.get(registry)) {
                     if (h.equals(d.head()) && !found.containsKey(d.name()) && !d.name().equals(head)) {
-                        found.put(d.name(), new Declared(d.name(), d.type(), true, d.reference()));
+                        found.put(d.name(), new Declared(d.name(), d.type(), true, d.reference(), d.reference() && d.list()));
                         heads.add(d.name());
                     }
                 }
@@ -337,9 +340,10 @@ public final class ElementNames {
     /**
      * An element an object factory declares, the head of its substitution group (null if none), what it
      * holds, the class it is local to ({@code XmlElementDecl.GLOBAL} for a global one), and whether it
-     * is an xs:IDREF ({@code @XmlIDREF} on the declaration).
+     * is an xs:IDREF ({@code @XmlIDREF} on the declaration); {@code list} when what it holds is a list, which
+     * {@code type} cannot say (it is Object then).
      */
-    record ElementDecl(QName name, QName head, Class<?> type, Class<?> scope, boolean reference) {
+    record ElementDecl(QName name, QName head, Class<?> type, Class<?> scope, boolean reference, boolean list) {
         boolean global() {
             return scope == XmlElementDecl.GLOBAL.class;
         }
@@ -472,7 +476,7 @@ public final class ElementNames {
                                 ? null : new QName(declNamespace(d.substitutionHeadNamespace(), registry),
                                 d.substitutionHeadName());
                         decls.add(new ElementDecl(new QName(declNamespace(d.namespace(), registry), d.name()), head,
-                                elementValueType(m), d.scope(), m.isAnnotationPresent(XmlIDREF.class)));
+                                elementValueType(m), d.scope(), m.isAnnotationPresent(XmlIDREF.class), holdsList(m)));
                     }
                 }
             } catch (LinkageError | TypeNotPresentException e) {
@@ -529,6 +533,12 @@ public final class ElementNames {
             return c;
         }
         return Object.class;
+    }
+
+    private static boolean holdsList(Method m) {
+        return m.getGenericReturnType() instanceof ParameterizedType p
+                && p.getActualTypeArguments()[0] instanceof ParameterizedType value
+                && value.getRawType() instanceof Class<?> c && java.util.Collection.class.isAssignableFrom(c);
     }
 
     /** The element a class is bound to with {@code @XmlRootElement}, with JAXB's defaults; null if none. */

@@ -62,11 +62,17 @@ public final class References {
      * element), then a global one: two types may each have a local {@code <to>}, only one an IDREF.
      */
     static boolean isDeclaredAsReference(QName element, Class<?> owner, List<Class<?>> registries) {
+        ElementNames.ElementDecl d = declarationOf(element, owner, registries);
+        return d != null && d.reference();
+    }
+
+    /** The declaration JAXB binds {@code element} of a property of {@code owner} by; null when there is none. */
+    static ElementNames.ElementDecl declarationOf(QName element, Class<?> owner, List<Class<?>> registries) {
         for (Class<?> scope = owner; scope != null && scope != Object.class; scope = scope.getSuperclass()) {
             for (Class<?> registry : registries) {
                 for (ElementNames.ElementDecl d : ElementNames.declarations(registry)) {
                     if (d.scope() == scope && d.name().equals(element)) {
-                        return d.reference();
+                        return d;
                     }
                 }
             }
@@ -74,11 +80,11 @@ public final class References {
         for (Class<?> registry : registries) {
             for (ElementNames.ElementDecl d : ElementNames.declarations(registry)) {
                 if (d.global() && d.name().equals(element)) {
-                    return d.reference();
+                    return d;
                 }
             }
         }
-        return false;
+        return null;
     }
 
     /** Which of {@code JaxbProperties.of(type)} are references, by position. */
