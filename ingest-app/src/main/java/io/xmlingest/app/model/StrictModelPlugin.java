@@ -60,7 +60,8 @@ import org.xml.sax.ErrorHandler;
  *
  * <p>Whitespace: a string type of the schema's own restricted with {@code whiteSpace="collapse"} or
  * {@code "replace"} gets the adapter xjc gives xs:token or xs:normalizedString, on the field, or on
- * the element's declaration when it binds to a {@code JAXBElement}.
+ * the element's declaration when it binds to a {@code JAXBElement}, in place of the one xjc chose by
+ * the built-in type it derives from.
  *
  * <p>Fixed values: an empty element takes its declaration's fixed value, which xjc leaves out (see
  * {@link FixedElementValues}).
@@ -112,6 +113,9 @@ final class StrictModelPlugin extends Plugin {
                 }
             }
         }
+        for (CElementInfo e : outline.getModel().getAllElements()) {
+            whitespaceFacet(outline, e);
+        }
         for (ClassOutline c : outline.getClasses()) {
             for (FieldOutline f : c.getDeclaredFields()) {
                 typedListItems(c, f);
@@ -137,9 +141,19 @@ final class StrictModelPlugin extends Plugin {
                 || field.type().fullName().equals("java.util.List<java.lang.String>"))) {
             return;
         }
+        CAdapter xjcs = f.getPropertyInfo().getAdapter();
+        if (xjcs != null && xjcs.getAdapterIfKnown() == adapter) {
+            return;
+        }
         for (JAnnotationUse a : field.annotations()) {
             if (a.getAnnotationClass().fullName().equals(XmlJavaTypeAdapter.class.getName())) {
-                return; // xjc's own, or a javaType binding's, which whitespaces the value itself
+                // xjc's for the built-in type the type derives from (NormalizedStringAdapter for one of
+                // xs:normalizedString's that collapses) gives way; a javaType binding's whitespaces the value itself.
+                if (xjcs == null || !xjcs.isWhitespaceAdapter()) {
+                    return;
+                }
+                field.removeAnnotation(a);
+                break;
             }
         }
         field.annotate(XmlJavaTypeAdapter.class).param("value", adapter);
@@ -152,19 +166,77 @@ final class StrictModelPlugin extends Plugin {
      */
     private static void whitespaceFacet(CElementInfo e) {
         Class<? extends XmlAdapter<String, String>> adapter = whitespaceAdapter(simpleType(e.getSchemaComponent()));
-        // Held as a String with no adapter of its own: an adapter (a javaType binding's) whitespaces the value itself.
+        // Held as a String with no adapter of its own: an adapter (a javaType binding's) whitespaces the value itself;
+        // xjc's whitespace one is replaced on the declaration xjc writes (below), as its model keeps the first it has.
         if (adapter != null && e.getContentType() == CBuiltinLeafInfo.STRING && e.getProperty().getAdapter() == null) {
             e.getProperty().setAdapter(new CAdapter(adapter, false));
         }
     }
 
-    /** The adapter of the built-in type that whitespaces as {@code type} does; null when it keeps its whitespace. */
+    /**
+     * An element bound to a {@code JAXBElement} of a type whose whitespace facet xjc's adapter does not match (one of
+     * xs:normalizedString's restricted to collapse): the adapter on its object factory's declaration is replaced.
+     */
+    private static void whitespaceFacet(Outline outline, CElementInfo e) {
+        Class<? extends XmlAdapter<String, String>> adapter = whitespaceAdapter(simpleType(e.getSchemaComponent()));
+        CAdapter xjcs = e.getProperty().getAdapter();
+        if (adapter == null || xjcs == null || !xjcs.isWhitespaceAdapter() || xjcs.getAdapterIfKnown() == adapter) {
+            return;
+        }
+        JDefinedClass factory = outline.getPackageContext(e._package()).objectFactory();
+        // xjc's ObjectFactoryGenerator names it so.
+        JMethod m = factory.getMethod("create" + e.getSqueezedName(), new JType[] {outline.getCodeModel().ref(String.class)});
+        if (m == null) {
+            throw new IllegalStateException("no method create" + e.getSqueezedName() + "(String) on " + factory.fullName()
+                    + " to give the adapter of element " + e.getElementName() + "'s whitespace facet");
+        }
+        for (JAnnotationUse a : List.copyOf(m.annotations())) {
+            if (a.getAnnotationClass().fullName().equals(XmlJavaTypeAdapter.class.getName())) {
+                m.removeAnnotation(a);
+            }
+        }
+        m.annotate(XmlJavaTypeAdapter.class).param("value", adapter);
+    }
+
+    /**
+     * The adapter of the built-in type that whitespaces as {@code type} does; null when it keeps its whitespace or
+     * is no type of the schema's own (xjc's adapter for a built-in one is right). The facet in effect is the
+     * strictest of its derivation chain, the built-in type it derives from included (a restriction may only
+     * tighten it), where xjc chose its adapter by that built-in type alone.
+     */
     private static Class<? extends XmlAdapter<String, String>> whitespaceAdapter(XSSimpleType type) {
-        XSFacet facet = type == null || type.isList() || type.isUnion() ? null : type.getFacet(XSFacet.FACET_WHITESPACE);
-        return facet == null ? null : switch (facet.getValue().value) {
-            case "collapse" -> CollapsedStringAdapter.class;
-            case "replace" -> NormalizedStringAdapter.class;
-            default -> null;
+        if (type == null || type.isList() || type.isUnion()
+                || XMLConstants.W3C_XML_SCHEMA_NS_URI.equals(type.getTargetNamespace())) {
+            return null;
+        }
+        boolean declared = false;
+        StrictEnumAdapter.Whitespace strictest = StrictEnumAdapter.Whitespace.PRESERVE;
+        for (XSSimpleType t = type; t != null; t = t.getSimpleBaseType()) {
+            XSFacet facet = t.isRestriction() ? t.asRestriction().getDeclaredFacet(XSFacet.FACET_WHITESPACE) : null;
+            StrictEnumAdapter.Whitespace w = facet != null
+                    ? StrictEnumAdapter.Whitespace.valueOf(facet.getValue().value.toUpperCase(java.util.Locale.ROOT))
+                    : XMLConstants.W3C_XML_SCHEMA_NS_URI.equals(t.getTargetNamespace()) ? builtIn(t.getName()) : null;
+            declared |= facet != null;
+            if (w != null && w.compareTo(strictest) > 0) { // declared in order: preserve, replace, collapse
+                strictest = w;
+            }
+            if (XMLConstants.W3C_XML_SCHEMA_NS_URI.equals(t.getTargetNamespace()) || t == t.getSimpleBaseType()) {
+                break;
+            }
+        }
+        // With no facet of its own the type whitespaces as the built-in type, whose adapter xjc gave it already.
+        return !declared ? null : switch (strictest) {
+            case COLLAPSE -> CollapsedStringAdapter.class;
+            case REPLACE -> NormalizedStringAdapter.class;
+            case PRESERVE -> null;
+        };
+    }
+
+    private static StrictEnumAdapter.Whitespace builtIn(String name) {
+        return switch (name) {
+            case "string", "anySimpleType" -> StrictEnumAdapter.Whitespace.PRESERVE;
+            case "normalizedString" -> StrictEnumAdapter.Whitespace.REPLACE;
+            default -> StrictEnumAdapter.Whitespace.COLLAPSE;
         };
     }
 
@@ -273,11 +345,7 @@ final class StrictModelPlugin extends Plugin {
                 return StrictEnumAdapter.Whitespace.valueOf(declared.getValue().value.toUpperCase(java.util.Locale.ROOT));
             }
             if (XMLConstants.W3C_XML_SCHEMA_NS_URI.equals(t.getTargetNamespace())) {
-                return switch (t.getName()) {
-                    case "string", "anySimpleType" -> StrictEnumAdapter.Whitespace.PRESERVE;
-                    case "normalizedString" -> StrictEnumAdapter.Whitespace.REPLACE;
-                    default -> StrictEnumAdapter.Whitespace.COLLAPSE;
-                };
+                return builtIn(t.getName());
             }
             if (t == t.getSimpleBaseType()) {
                 break;

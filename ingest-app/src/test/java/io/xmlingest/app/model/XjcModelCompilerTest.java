@@ -503,6 +503,45 @@ class XjcModelCompilerTest {
         }
     }
 
+    /**
+     * xjc gives a type derived from xs:normalizedString NormalizedStringAdapter, which only replaces, even when the
+     * type is restricted to collapse: the plugin left any field or declaration with an adapter alone, so
+     * "\n  P\n  Q " was published as "   P   Q ", with record.schema too, which reads it as "P Q".
+     */
+    @Test
+    void aNormalizedStringTypeRestrictedToCollapseIsCollapsedSingleRepeatedAndNillable() throws Exception {
+        Path xsd = Files.writeString(dir.resolve("ntok.xsd"), XS
+                + "  <xs:simpleType name='NTok'><xs:restriction base='xs:normalizedString'><xs:whiteSpace value='collapse'/>"
+                + "</xs:restriction></xs:simpleType>\n"
+                // Derived further with no facet of its own: the collapse above it is still in effect.
+                + "  <xs:simpleType name='Short'><xs:restriction base='t:NTok'><xs:maxLength value='20'/>"
+                + "</xs:restriction></xs:simpleType>\n"
+                + "  <xs:element name='v'><xs:complexType><xs:sequence>\n"
+                + "    <xs:element name='one' type='t:NTok' minOccurs='0'/>\n"
+                + "    <xs:element name='many' type='t:Short' minOccurs='0' maxOccurs='unbounded'/>\n"
+                + "    <xs:element name='nil' type='t:NTok' nillable='true' minOccurs='0'/>\n"
+                + "    <xs:element name='norm' type='xs:normalizedString' minOccurs='0'/>\n"
+                + "  </xs:sequence><xs:attribute name='a' type='t:Short'/></xs:complexType></xs:element>\n"
+                + "</xs:schema>\n");
+        XjcModelCompiler.Result result = XjcModelCompiler.compile(List.of(xsd), "com.example.ntok", dir.resolve("t.jar"));
+
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {result.jar().toUri().toURL()}, getClass().getClassLoader())) {
+            Class<?> type = loader.loadClass("com.example.ntok.V");
+            String record = "<v a=' A\tB '><one>\n  P\n  Q </one><many>\n  R\n</many><many> S  T </many>"
+                    + "<nil>\n  P\n  Q </nil><norm>a\tb\n c</norm></v>";
+            for (javax.xml.validation.Schema validating : new javax.xml.validation.Schema[] {null,
+                    io.xmlingest.core.bind.RecordSchemas.compile(List.of(xsd.toString()))}) {
+                List<Object> bound = bindAll(type, validating, record, "<v><nil xsi:nil='true'/></v>");
+                assertThat(bound).as("schema %s", validating).noneMatch(RecordRejectedException.class::isInstance);
+                // xs:normalizedString itself only replaces.
+                assertThat(bound).extracting(b -> new String(new JsonRecordEncoder().encode(b), StandardCharsets.UTF_8))
+                        .as("schema %s", validating)
+                        .containsExactly("{\"a\":\"A B\",\"one\":\"P Q\",\"many\":[\"R\",\"S T\"],\"nil\":\"P Q\","
+                                + "\"norm\":\"a b  c\"}", "{\"nil\":null}");
+            }
+        }
+    }
+
     @Test
     void anIdrefIsWrittenAsTheIdItNames() throws Exception {
         // JAXB binds an xs:IDREF to the object it names: the encoder wrote a copy of that object where the file had
