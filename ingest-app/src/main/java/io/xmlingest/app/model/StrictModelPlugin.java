@@ -200,36 +200,33 @@ final class StrictModelPlugin extends Plugin {
 
     /**
      * The adapter of the built-in type that whitespaces as {@code type} does; null when it keeps its whitespace or
-     * is no type of the schema's own (xjc's adapter for a built-in one is right). The facet in effect is the
-     * strictest of its derivation chain, the built-in type it derives from included (a restriction may only
-     * tighten it), where xjc chose its adapter by that built-in type alone.
+     * declares no whiteSpace facet of its own (xjc chose the adapter of the built-in type it derives from, which is
+     * then right). The facet in effect may be stricter than that built-in type's: one of xs:normalizedString's
+     * restricted to collapse.
      */
     private static Class<? extends XmlAdapter<String, String>> whitespaceAdapter(XSSimpleType type) {
-        if (type == null || type.isList() || type.isUnion()
-                || XMLConstants.W3C_XML_SCHEMA_NS_URI.equals(type.getTargetNamespace())) {
+        if (type == null || type.isList() || type.isUnion() || !declaresWhitespace(type)) {
             return null;
         }
-        boolean declared = false;
-        StrictEnumAdapter.Whitespace strictest = StrictEnumAdapter.Whitespace.PRESERVE;
-        for (XSSimpleType t = type; t != null; t = t.getSimpleBaseType()) {
-            XSFacet facet = t.isRestriction() ? t.asRestriction().getDeclaredFacet(XSFacet.FACET_WHITESPACE) : null;
-            StrictEnumAdapter.Whitespace w = facet != null
-                    ? StrictEnumAdapter.Whitespace.valueOf(facet.getValue().value.toUpperCase(java.util.Locale.ROOT))
-                    : XMLConstants.W3C_XML_SCHEMA_NS_URI.equals(t.getTargetNamespace()) ? builtIn(t.getName()) : null;
-            declared |= facet != null;
-            if (w != null && w.compareTo(strictest) > 0) { // declared in order: preserve, replace, collapse
-                strictest = w;
-            }
-            if (XMLConstants.W3C_XML_SCHEMA_NS_URI.equals(t.getTargetNamespace()) || t == t.getSimpleBaseType()) {
-                break;
-            }
-        }
-        // With no facet of its own the type whitespaces as the built-in type, whose adapter xjc gave it already.
-        return !declared ? null : switch (strictest) {
+        return switch (whitespace(type)) {
             case COLLAPSE -> CollapsedStringAdapter.class;
             case REPLACE -> NormalizedStringAdapter.class;
             case PRESERVE -> null;
         };
+    }
+
+    /** Whether a type of the schema's own in {@code type}'s derivation chain declares a whiteSpace facet. */
+    private static boolean declaresWhitespace(XSSimpleType type) {
+        for (XSSimpleType t = type; t != null && !XMLConstants.W3C_XML_SCHEMA_NS_URI.equals(t.getTargetNamespace());
+             t = t.getSimpleBaseType()) {
+            if (t.isRestriction() && t.asRestriction().getDeclaredFacet(XSFacet.FACET_WHITESPACE) != null) {
+                return true;
+            }
+            if (t == t.getSimpleBaseType()) {
+                break;
+            }
+        }
+        return false;
     }
 
     private static StrictEnumAdapter.Whitespace builtIn(String name) {
@@ -338,7 +335,14 @@ final class StrictModelPlugin extends Plugin {
 
     /** The base type's whiteSpace facet: the nearest declared one, else the built-in type's. */
     static StrictEnumAdapter.Whitespace whitespace(EnumOutline e) {
-        XSSimpleType type = e.target.getSchemaComponent() instanceof XSSimpleType s ? s : null;
+        return whitespace(e.target.getSchemaComponent() instanceof XSSimpleType s ? s : null);
+    }
+
+    /**
+     * The whiteSpace facet in effect for {@code type}: the nearest declared one, else the built-in type's. A
+     * restriction may only tighten it, so the nearest is also the strictest of the derivation chain.
+     */
+    static StrictEnumAdapter.Whitespace whitespace(XSSimpleType type) {
         for (XSSimpleType t = type; t != null; t = t.getSimpleBaseType()) {
             XSFacet declared = t.isRestriction() ? t.asRestriction().getDeclaredFacet(XSFacet.FACET_WHITESPACE) : null;
             if (declared != null) {
