@@ -16,6 +16,7 @@ import io.xmlingest.core.pipeline.KafkaSession;
 import io.xmlingest.core.pipeline.StepTimes;
 import io.xmlingest.core.pipeline.TransactionalIngestion;
 import io.xmlingest.core.publish.PagePublisher;
+import io.xmlingest.core.split.CapturedRecord;
 import io.xmlingest.core.split.StaxRecordSplitter;
 import io.xmlingest.core.split.XmlLimits;
 import io.xmlingest.datagen.DatagenCommand;
@@ -56,6 +57,8 @@ import java.util.concurrent.CompletableFuture;
  * {@code bootstrap=host:port}, or one started in this JVM), {@code bindonreader} (our splitter and
  * strict binder on the reading thread, JSON on another) and {@code parsebind} (the reading thread's
  * work alone, three ways, twice over). {@code bind.threads} sets their binder threads (default 2).
+ * {@code distance} (also only when named) is {@code sequential} with each copy bound 64 or 2,000
+ * records after it was made.
  */
 public final class CpuPerRecord {
 
@@ -115,6 +118,12 @@ public final class CpuPerRecord {
                 return n;
             });
         }
+        if (only != null && only.contains("distance")) {
+            for (int distance : new int[] {64, 2000}) {
+                time("distance " + distance + ": copy " + distance + " records, then bind and serialize them", reps,
+                        () -> boundBehind(file, context, distance));
+            }
+        }
         int threads = Integer.parseInt(settings.getOrDefault(IngestSettings.BIND_THREADS.key(), "2"));
         if (only != null && only.contains("reparse")) {
             time("reparse: binder threads parse each record's bytes again (" + threads + ")", reps,
@@ -159,14 +168,16 @@ public final class CpuPerRecord {
                     () -> IngestionPipeline.create(config, dropping, IngestListener.NONE).ingest(file).records());
         }
         if (only == null || only.contains("worker")) {
-            try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(Files.createTempDirectory("cpu-kafka"),
-                    "127.0.0.1", 0)) {
+            String elsewhere = settings.get("bootstrap");
+            try (EmbeddedKafkaBroker broker = elsewhere != null ? null
+                    : EmbeddedKafkaBroker.start(Files.createTempDirectory("cpu-kafka"), "127.0.0.1", 0)) {
                 String fileId = FileIdentity.sha256(file);
                 long bytes = Files.size(file);
-                time("worker " + settings + " (broker in this JVM)", reps, () -> {
+                String bootstrap = broker == null ? elsewhere : broker.bootstrapServers();
+                time("worker " + base + (broker == null ? " (broker elsewhere)" : " (broker in this JVM)"), reps, () -> {
                     Map<String, String> m = new HashMap<>(base);
                     m.put(IngestSettings.TOPIC.key(), "cpu-" + UUID.randomUUID());
-                    m.put(IngestSettings.BOOTSTRAP_SERVERS.key(), broker.bootstrapServers());
+                    m.put(IngestSettings.BOOTSTRAP_SERVERS.key(), bootstrap);
                     IngestConfig config = IngestConfig.of(IngestSettings.ALL, m);
                     TransactionalIngestion ingestion = new TransactionalIngestion(config, IngestionPipeline.model(config),
                             "cpu");
@@ -201,6 +212,34 @@ public final class CpuPerRecord {
                 broker.close();
             }
         }
+    }
+
+    /**
+     * The {@code sequential} variant with each record bound {@code distance} records after its copy
+     * was made, on one thread: how far behind the reader a binder may fall before the copy has left
+     * the caches.
+     */
+    private static long boundBehind(Path file, JAXBContext context, int distance) throws Exception {
+        JaxbRecordBinder<Person> binder = new JaxbRecordBinder<>(context, Person.class);
+        JsonRecordEncoder json = new JsonRecordEncoder();
+        ErrorLocation where = ErrorLocation.ofFile(file.toString());
+        CapturedRecord[] copies = new CapturedRecord[distance];
+        long n = 0;
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(file, DatagenCommand.RECORD, XmlLimits.DEFAULTS)) {
+            int k;
+            do {
+                k = 0;
+                while (k < distance && s.next()) {
+                    copies[k++] = s.capture();
+                }
+                for (int i = 0; i < k; i++) {
+                    json.encode(binder.bind(copies[i].reader(), where));
+                    copies[i] = null;
+                    n++;
+                }
+            } while (k == distance);
+        }
+        return n;
     }
 
     private static long study(Path file, JAXBContext context) throws Exception {
