@@ -31,8 +31,10 @@ import java.util.function.Supplier;
  * {@link #next()}, while reading and binding go on, so a commit to Kafka no longer stops the file.
  *
  * <p>What is in flight is bounded by a count of records and by the heap their copies hold; the
- * reader waits when either is reached, so memory does not grow with the file. A fault that stops
- * the file is handed out in its place in the order, after every record before it.
+ * reader waits when either is reached, so memory does not grow with the file. It also waits while
+ * one batch per binder and one more wait for a binder to begin them, so that copies are bound a few
+ * batches after they were made, while still in the caches. A fault that stops the file is handed out in its place in the order, after every
+ * record before it.
  */
 final class ConvertedRecords implements AutoCloseable {
 
@@ -105,6 +107,15 @@ final class ConvertedRecords implements AutoCloseable {
     private final BlockingQueue<Batch> ordered;
     private final BlockingQueue<Batch> work = new LinkedBlockingQueue<>();
     private final Semaphore heapBudget;
+    /**
+     * Batches handed to the binders and not yet begun: one per binder and one more. A copy bound
+     * within a few batches of being made is still in the caches; one bound two thousand records
+     * later (as far as the bound on records in flight let the reader run ahead) is fetched from
+     * memory again: on one thread, copying and binding took 9.4 us of CPU per record that way
+     * against 7.1 (the bench's CpuPerRecord, variant distance). Binders still run ahead of the
+     * caller up to that bound, which is what keeps them busy while a commit stops it.
+     */
+    private final Semaphore unstarted;
     private final int budgetKiB;
     private final long maxRawBytes;
     private final List<RecordConverter> converters = new ArrayList<>();
@@ -133,6 +144,7 @@ final class ConvertedRecords implements AutoCloseable {
         this.ordered = new ArrayBlockingQueue<>(Math.max(2, maxRecords / BATCH_RECORDS));
         this.budgetKiB = (int) Math.max(1, Math.min(Integer.MAX_VALUE, maxHeap / 1024));
         this.heapBudget = new Semaphore(budgetKiB);
+        this.unstarted = new Semaphore(binderThreads + 1);
         this.maxRawBytes = maxRawBytes;
         for (int i = 0; i < binderThreads; i++) {
             RecordConverter c = converter.get();
@@ -344,6 +356,9 @@ final class ConvertedRecords implements AutoCloseable {
             return false;
         }
         if (batch.hasEvents) {
+            if (!untilClosed(() -> unstarted.tryAcquire(POLL_MS, TimeUnit.MILLISECONDS))) {
+                return false;
+            }
             work.add(batch);
         }
         return hand(batch);
@@ -387,6 +402,7 @@ final class ConvertedRecords implements AutoCloseable {
             if (batch == END) {
                 return;
             }
+            unstarted.release();
             try {
                 for (int i = 0; i < batch.size && !closed; i++) {
                     Item item = batch.items[i];

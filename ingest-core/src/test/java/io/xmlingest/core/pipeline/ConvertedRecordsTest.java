@@ -236,6 +236,53 @@ class ConvertedRecordsTest {
         }
     }
 
+    /**
+     * Records wait for a binder only a batch or so each: one copied thousands of records before it is
+     * bound has left the caches by then, and binding it cost a third more CPU (see ConvertedRecords).
+     * A binder held on the first record stops the reader within a few batches, far inside the bound
+     * on records in flight; let go, every record still comes out once, in order.
+     */
+    @Test
+    void theReaderWaitsForTheBindersWithinAFewBatches() throws Exception {
+        int count = 2000;
+        StringBuilder s = new StringBuilder("<parts xmlns=\"urn:xmlingest:test:parts\">\n");
+        for (int i = 0; i < count; i++) {
+            s.append("<part><sku>").append(i).append("</sku><name>").append(i == 0 ? "stall" : "n" + i)
+                    .append("</name></part>\n");
+        }
+        Path f = Files.writeString(dir.resolve("stall.xml"), s.append("</parts>\n"));
+        // Pages of 1,000 records: up to 2,000 in flight.
+        IngestConfig config = IngestConfig.of(IngestSettings.ALL, Map.of("topic", "t", "bind.threads", "1",
+                "page.max.records", "1000", "record.element", "{urn:xmlingest:test:parts}part",
+                "record.class", Part.class.getName(), "record.key", "sku"));
+        Part.Names.stall = new java.util.concurrent.CountDownLatch(1);
+        try (StaxRecordSplitter splitter = StaxRecordSplitter.open(f, new QName("urn:xmlingest:test:parts", "part"),
+                XmlLimits.DEFAULTS)) {
+            CountingSplitter counting = new CountingSplitter(splitter);
+            try (ConvertedRecords records = ConvertedRecords.Plan.of(config, RecordModel.of(config))
+                    .start(counting, "stall.xml", "id", 1 << 20)) {
+                // Until the reader stops: its count unchanged over 300 ms.
+                long seen = -1;
+                long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+                while (counting.found.get() != seen && System.nanoTime() < deadline) {
+                    seen = counting.found.get();
+                    Thread.sleep(300);
+                }
+                // The held batch, the binder count plus one waiting, and the one being filled.
+                assertThat(counting.found.get()).isGreaterThan(ConvertedRecords.BATCH_RECORDS)
+                        .isLessThanOrEqualTo(4L * ConvertedRecords.BATCH_RECORDS);
+                Part.Names.stall.countDown();
+                List<String> keys = drain(records);
+                assertThat(keys).hasSize(count);
+                for (int i = 0; i < count; i++) {
+                    assertThat(keys.get(i)).isEqualTo(Integer.toString(i));
+                }
+            }
+        } finally {
+            Part.Names.stall.countDown();
+        }
+    }
+
     @Test
     void closingMidFileStopsEveryThread() throws Exception {
         Path f = file("stop.xml", 5000, "</persons>\n");
