@@ -14,12 +14,17 @@ import java.util.Locale;
  * Runs every selected strategy at every size, each in a forked JVM, against the same cached
  * datagen files and, for the strategies that publish, the same broker; then searches the
  * smallest heap for whole-document JAXB.
+ *
+ * <p>With several rounds, the strategies take turns: each round forks every strategy again, and
+ * a strategy's counted runs are those of all its rounds. The host's load drifts over minutes, so
+ * strategies measured one after the other each meet a different hour; taking turns spreads the
+ * drift over all of them, and the ratios between them hold better.
  */
 public final class Bench {
 
     /** What to measure and how. */
-    public record Plan(List<Long> sizes, List<Strategies.Entry> strategies, int warmups, int runs, String heap,
-                       Path dataDir, Path workDir, boolean searchHeap, boolean heapScaling) {
+    public record Plan(List<Long> sizes, List<Strategies.Entry> strategies, int warmups, int runs, int rounds,
+                       String heap, Path dataDir, Path workDir, boolean searchHeap, boolean heapScaling) {
     }
 
     /** Everything one bench run measured. */
@@ -57,11 +62,23 @@ public final class Bench {
             for (int i = 0; i < plan.sizes().size(); i++) {
                 long size = plan.sizes().get(i);
                 Path file = files.get(i);
-                for (Strategies.Entry s : plan.strategies()) {
-                    Measurement m = jvm.run(s.name(), file, size, plan.warmups(), plan.runs(), plan.heap(),
-                            s.needsBroker() ? broker.bootstrapServers() : null);
+                List<List<Measurement>> rounds = new ArrayList<>();
+                plan.strategies().forEach(s -> rounds.add(new ArrayList<>()));
+                for (int round = 1; round <= plan.rounds(); round++) {
+                    for (int k = 0; k < plan.strategies().size(); k++) {
+                        Strategies.Entry s = plan.strategies().get(k);
+                        Measurement m = jvm.run(s.name(), file, size, plan.warmups(), plan.runs(), plan.heap(),
+                                s.needsBroker() ? broker.bootstrapServers() : null);
+                        rounds.get(k).add(m);
+                        log.println((plan.rounds() > 1 ? "round " + round + ": " : "") + describe(m));
+                    }
+                }
+                for (List<Measurement> strategyRounds : rounds) {
+                    Measurement m = Measurement.merged(strategyRounds);
                     measurements.add(m);
-                    log.println(describe(m));
+                    if (plan.rounds() > 1) {
+                        log.println("all rounds: " + describe(m));
+                    }
                 }
                 if (plan.searchHeap() && plan.strategies().stream().anyMatch(s -> s.name().equals(WHOLE_DOCUMENT))) {
                     HeapSearch h = HeapSearch.run(size, heapMb(plan.heap()),

@@ -43,6 +43,11 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--records", description = "With --value-formats: how many persons (default: ${DEFAULT-VALUE}).")
     long records = 100_000;
 
+    @Option(names = "--rounds", description = "Rounds in which the strategies take turns, each strategy forked again in "
+            + "every round with its warm-ups and --runs counted runs; its figures are those of all rounds. Spreads the "
+            + "host's drifting load over every strategy, for ratios that hold (default: ${DEFAULT-VALUE}).")
+    int rounds = 1;
+
     @Option(names = "--warmups", description = "Warm-up runs before counting (default: ${DEFAULT-VALUE}).")
     int warmups = 1;
 
@@ -118,15 +123,19 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     private Bench.Plan plan() {
+        if (rounds < 1) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--rounds must be at least 1, not " + rounds);
+        }
         boolean scaling = heapScaling != null;
         List<Strategies.Entry> chosen = strategies != null ? strategies.stream().map(Strategies::get).toList()
                 : scaling ? List.of(Strategies.get(EXACTLY_ONCE)) : Strategies.all();
         String xmx = heap != null ? heap : scaling ? "64m" : "2g";
         if (scaling) {
             // One run per size and no warm-up: what is measured is whether a file fits, not how fast it goes.
-            return new Bench.Plan(heapScaling, chosen, 0, 1, xmx, data, out.resolve("work"), false, true);
+            return new Bench.Plan(heapScaling, chosen, 0, 1, 1, xmx, data, out.resolve("work"), false, true);
         }
-        return new Bench.Plan(sizes, chosen, warmups, runs != null ? runs : 5, xmx, data, out.resolve("work"), heapSearch, false);
+        return new Bench.Plan(sizes, chosen, warmups, runs != null ? runs : 5, rounds, xmx, data, out.resolve("work"),
+                heapSearch, false);
     }
 
     static void write(Bench.Results results, Path out) throws Exception {

@@ -1,6 +1,7 @@
 package io.xmlingest.bench;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -23,6 +24,42 @@ public record Measurement(String strategy, long size, long fileBytes, Status sta
     public static Measurement failed(String strategy, long size, long fileBytes, Status status, String reason, String heap) {
         return new Measurement(strategy, size, fileBytes, status, reason, heap, 0, new long[0], new long[0], 0, 0, 0, Map.of(),
                 null);
+    }
+
+    /**
+     * One strategy's rounds at one size as one measurement: every counted run of every round, the
+     * peaks over all of them, and the phases of the round whose median is nearest the median of all.
+     * The first round that failed stands for all, as a strategy that fails once is not measured.
+     */
+    public static Measurement merged(List<Measurement> rounds) {
+        if (rounds.size() == 1) {
+            return rounds.get(0);
+        }
+        for (Measurement m : rounds) {
+            if (!m.ok()) {
+                return m;
+            }
+        }
+        Measurement first = rounds.get(0);
+        long[] nanos = rounds.stream().flatMapToLong(m -> Arrays.stream(m.nanos())).toArray();
+        long[] allocated = rounds.stream().flatMapToLong(m -> Arrays.stream(m.allocated())).toArray();
+        long median = median(nanos);
+        Measurement nearest = first;
+        for (Measurement m : rounds) {
+            if (Math.abs(m.medianNanos() - median) < Math.abs(nearest.medianNanos() - median)) {
+                nearest = m;
+            }
+            if (m.records() != first.records()) {
+                throw new IllegalStateException(first.strategy() + " saw " + first.records() + " records in one round and "
+                        + m.records() + " in another");
+            }
+        }
+        return new Measurement(first.strategy(), first.size(), first.fileBytes(), Status.OK, null, first.heap(),
+                first.records(), nanos, allocated,
+                rounds.stream().mapToLong(Measurement::peakHeapUsed).max().orElse(0),
+                rounds.stream().mapToLong(Measurement::peakLiveHeap).max().orElse(0),
+                rounds.stream().mapToLong(Measurement::maxRss).max().orElse(0),
+                nearest.phases(), rounds.get(rounds.size() - 1).verified());
     }
 
     public boolean ok() {

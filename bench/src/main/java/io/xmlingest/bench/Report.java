@@ -22,12 +22,18 @@ public final class Report {
                 System.getProperty("java.vendor"), System.getProperty("os.name"), System.getProperty("os.arch"));
     }
 
+    /** How the strategies took turns, when they did. */
+    private static String rounds(Bench.Plan p) {
+        return p.rounds() <= 1 ? "" : String.format(Locale.ROOT, ", in each of %d rounds in which the strategies took turns "
+                + "(each forked again every round), %d counted runs in all", p.rounds(), p.rounds() * p.runs());
+    }
+
     public static String full(Bench.Results r) {
         Bench.Plan p = r.plan();
         StringBuilder s = new StringBuilder("# xmlingest bench report\n\n");
         s.append(String.format(Locale.ROOT, "Started %s, took %.0f s. Machine: %s. Raw figures: results.json. Each strategy and size ran in a JVM "
-                + "of its own with -Xmx%s and " + ForkedJvm.GC + ": %d warm-up run(s), then %d counted runs; times are the median (min, max) of "
-                + "the counted runs.%n%n", r.startedAt(), r.seconds(), r.machine(), p.heap(), p.warmups(), p.runs()));
+                + "of its own with -Xmx%s and " + ForkedJvm.GC + ": %d warm-up run(s), then %d counted runs%s; times are the median (min, max) of "
+                + "the counted runs.%n%n", r.startedAt(), r.seconds(), r.machine(), p.heap(), p.warmups(), p.runs(), rounds(p)));
         s.append("## Strategies\n\n| strategy | kind | what it does |\n|---|---|---|\n");
         for (Strategies.Entry e : p.strategies()) {
             s.append("| ").append(e.name()).append(" | ").append(e.kind().name().toLowerCase(Locale.ROOT)).append(" | ")
@@ -145,9 +151,10 @@ public final class Report {
         long size = r.plan().sizes().get(r.plan().sizes().size() - 1);
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT, "Measured by `java -jar bench/target/bench.jar` on %s; machine: %s; "
-                + "median of %d counted runs, each strategy in its own JVM with -Xmx%s and " + ForkedJvm.GC + ". Full report and charts: "
-                + "[%s](%s).%n%n", r.startedAt().substring(0, 10), r.machine(), r.plan().runs(), r.plan().heap(),
-                reportLink, reportLink));
+                + "median of %d counted runs%s, each strategy in its own JVM with -Xmx%s and " + ForkedJvm.GC + ". Full report and "
+                + "charts: [%s](%s).%n%n", r.startedAt().substring(0, 10), r.machine(), r.plan().runs() * r.plan().rounds(),
+                r.plan().rounds() <= 1 ? "" : " over " + r.plan().rounds() + " rounds in which the strategies took turns",
+                r.plan().heap(), reportLink, reportLink));
         s.append(String.format(Locale.ROOT, "| strategy (%,d records) | median s | records/s | peak heap MB | RSS MB |%n", size));
         s.append("|---|---|---|---|---|\n");
         for (Measurement m : r.measurements()) {

@@ -29,6 +29,7 @@ final class ResultsJson {
         r.plan().strategies().forEach(s -> plan.withArray("strategies").add(s.name()));
         plan.put("warmups", r.plan().warmups());
         plan.put("runs", r.plan().runs());
+        plan.put("rounds", r.plan().rounds());
         plan.put("heap", r.plan().heap());
         plan.put("searchHeap", r.plan().searchHeap());
         plan.put("heapScaling", r.plan().heapScaling());
@@ -45,7 +46,7 @@ final class ResultsJson {
         List<Strategies.Entry> strategies = new ArrayList<>();
         p.get("strategies").forEach(n -> strategies.add(Strategies.get(n.asText())));
         Bench.Plan plan = new Bench.Plan(sizes, strategies, p.get("warmups").asInt(), p.get("runs").asInt(),
-                p.get("heap").asText(), null, null, p.get("searchHeap").asBoolean(),
+                p.path("rounds").asInt(1), p.get("heap").asText(), null, null, p.get("searchHeap").asBoolean(),
                 p.path("heapScaling").asBoolean(false));
         List<Measurement> measurements = new ArrayList<>();
         for (JsonNode m : root.get("measurements")) {

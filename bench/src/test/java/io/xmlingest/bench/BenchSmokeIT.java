@@ -99,6 +99,25 @@ class BenchSmokeIT {
         assertThat(updated).contains("speed figures").doesNotContain("old").contains("| ours-exactly-once | 3,000 | 1 | completed |");
     }
 
+    /** Strategies take turns over the rounds, each forked again every round, and count every round's runs. */
+    @Test
+    void roundsForkEveryStrategyAgainAndCountAllTheirRuns() throws Exception {
+        Path out = dir.resolve("rounds");
+        int exit = new CommandLine(new BenchCommand()).execute("--sizes", "1000", "--runs", "1", "--warmups", "0",
+                "--rounds", "3", "--strategies", "raw-read,woodstox-scan", "--heap", "256m", "--out", out.toString(),
+                "--data", dir.resolve("data").toString());
+        assertThat(exit).isZero();
+        Bench.Results r = ResultsJson.read(out.resolve("results.json"));
+        assertThat(r.plan().rounds()).isEqualTo(3);
+        assertThat(r.measurements()).extracting(Measurement::strategy).containsExactly("raw-read", "woodstox-scan");
+        assertThat(r.measurements()).allSatisfy(m -> {
+            assertThat(m.ok()).isTrue();
+            assertThat(m.nanos()).hasSize(3).doesNotContain(0L);
+            assertThat(m.records()).isEqualTo(1000);
+        });
+        assertThat(Files.readString(out.resolve("report.md"))).contains("in each of 3 rounds");
+    }
+
     @Test
     void aStrategyThatFailsIsReportedAsFailedWithItsReason() throws Exception {
         Path good = Bench.dataFile(dir, 1000);

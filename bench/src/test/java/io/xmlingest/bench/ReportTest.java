@@ -28,7 +28,7 @@ class ReportTest {
     private static Bench.Results results() {
         List<Strategies.Entry> strategies = List.of(Strategies.get("woodstox-scan"), Strategies.get("spring-batch"),
                 Strategies.get("jaxb-whole-document"), Strategies.get("ours-end-to-end"));
-        Bench.Plan plan = new Bench.Plan(List.of(1000L), strategies, 1, 3, "2g", Path.of("d"), Path.of("w"), true, false);
+        Bench.Plan plan = new Bench.Plan(List.of(1000L), strategies, 1, 3, 1, "2g", Path.of("d"), Path.of("w"), true, false);
         return new Bench.Results(plan, List.of(
                 ok("woodstox-scan", 1000, 100_000_000, 110_000_000, 90_000_000),
                 ok("spring-batch", 1000, 400_000_000, 500_000_000, 450_000_000),
@@ -56,7 +56,7 @@ class ReportTest {
         assertThat(Report.seconds(42_000)).isEqualTo("0.000042");
         assertThat(Report.seconds(1_234_567)).isEqualTo("0.001");
         assertThat(Report.seconds(450_000_000)).isEqualTo("0.450");
-        Bench.Plan plan = new Bench.Plan(List.of(1000L), List.of(Strategies.get("raw-read")), 1, 3, "2g", Path.of("d"),
+        Bench.Plan plan = new Bench.Plan(List.of(1000L), List.of(Strategies.get("raw-read")), 1, 3, 1, "2g", Path.of("d"),
                 Path.of("w"), true, false);
         Bench.Results raw = new Bench.Results(plan, List.of(ok("raw-read", 1000, 40_000, 50_000, 45_000)), List.of(),
                 "2026-11-22T00:00:00Z", 12, "2 cores, test machine");
@@ -118,7 +118,7 @@ class ReportTest {
     private static Bench.Results issue6(long oursNanos) {
         List<Strategies.Entry> strategies = List.of(Strategies.get("woodstox-jaxb-json"), Strategies.get("spring-batch"),
                 Strategies.get("ours-exactly-once"));
-        Bench.Plan plan = new Bench.Plan(List.of(1_000_000L), strategies, 1, 1, "2g", null, null, false, false);
+        Bench.Plan plan = new Bench.Plan(List.of(1_000_000L), strategies, 1, 1, 1, "2g", null, null, false, false);
         return new Bench.Results(plan, List.of(
                 ok("woodstox-jaxb-json", 1_000_000, 10_000_000_000L),
                 ok("spring-batch", 1_000_000, 16_000_000_000L),
@@ -153,7 +153,7 @@ class ReportTest {
 
     private static Bench.Results scaling(Measurement... rows) {
         Bench.Plan plan = new Bench.Plan(List.of(100_000L, 1_000_000L, 10_000_000L),
-                List.of(Strategies.get("ours-exactly-once")), 0, 1, "64m", null, null, false, true);
+                List.of(Strategies.get("ours-exactly-once")), 0, 1, 1, "64m", null, null, false, true);
         return new Bench.Results(plan, List.of(rows), List.of(), "2026-11-23T00:00:00Z", 60, "2 cores, test machine");
     }
 
