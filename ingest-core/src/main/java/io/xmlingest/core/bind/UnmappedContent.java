@@ -189,6 +189,18 @@ final class UnmappedContent extends Unmarshaller.Listener {
         return column;
     }
 
+    /**
+     * At a nil element's end tag, its JAXBElement is marked nil: JAXB leaves a nil xs:IDREFS (a list)
+     * unmarked and empty, and the message said {@code []}, a list that names nothing, where the file
+     * said nil.
+     */
+    @Override
+    public void afterUnmarshal(Object target, Object parent) {
+        if (atNilEnd && target instanceof JAXBElement<?> element) {
+            element.setNil(true);
+        }
+    }
+
     @Override
     public void beforeUnmarshal(Object target, Object parent) {
         // JAXB also announces the JAXBElement around a value (a choice's item, an optional nillable element),
