@@ -4,27 +4,22 @@ import jakarta.xml.bind.JAXBElement;
 import jakarta.xml.bind.annotation.XmlAnyElement;
 import jakarta.xml.bind.annotation.XmlAttribute;
 import jakarta.xml.bind.annotation.XmlElement;
-import jakarta.xml.bind.annotation.XmlElementDecl;
 import jakarta.xml.bind.annotation.XmlElementRef;
 import jakarta.xml.bind.annotation.XmlElementRefs;
 import jakarta.xml.bind.annotation.XmlElements;
-import jakarta.xml.bind.annotation.XmlIDREF;
 import jakarta.xml.bind.annotation.XmlMixed;
-import jakarta.xml.bind.annotation.XmlRegistry;
 import jakarta.xml.bind.annotation.XmlRootElement;
 import jakarta.xml.bind.annotation.XmlNsForm;
 import jakarta.xml.bind.annotation.XmlSchema;
 import jakarta.xml.bind.annotation.XmlSeeAlso;
 import jakarta.xml.bind.annotation.XmlType;
 import java.lang.reflect.Field;
-import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -121,9 +116,9 @@ public final class ElementNames {
         String ownNamespace = namespaceOf(owner);
         List<XmlElementRef> allRefs = refsOf(f);
         // Read once for all the field's references: each asks the same factories.
-        List<Class<?>> registries = allRefs.isEmpty() ? List.of() : registriesOf(owner);
+        List<Class<?>> registries = allRefs.isEmpty() ? List.of() : ObjectFactories.registriesOf(owner);
         Map<QName, Declared> substitutes = ref != null && ref.type() == JAXBElement.class
-                ? substitutesOf(refName(ref, ownNamespace), registries) : Map.of();
+                ? ObjectFactories.substitutesOf(refName(ref, ownNamespace), registries) : Map.of();
         boolean choice = (elements != null && elements.value().length > 1) || refs != null || !substitutes.isEmpty();
         if (!choice && !mixed && !wildcard) {
             return null;
@@ -140,11 +135,11 @@ public final class ElementNames {
         for (XmlElementRef r : allRefs) {
             QName name = refName(r, ownNamespace);
             boolean wrapped = r.type() == JAXBElement.class;
-            ElementDecl decl = wrapped ? References.declarationOf(name, owner, registries) : null;
+            ObjectFactories.ElementDecl decl = wrapped ? References.declarationOf(name, owner, registries) : null;
             boolean reference = decl != null && decl.reference();
-            declared.put(name, new Declared(name, wrapped ? declaredValueType(name, registries) : r.type(), wrapped,
-                    reference, reference && decl.list()));
-            declared.putAll(r == ref ? substitutes : substitutesOf(name, registries));
+            Class<?> type = wrapped ? ObjectFactories.declaredValueType(name, registries) : r.type();
+            declared.put(name, new Declared(name, type, wrapped, reference, reference && decl.list()));
+            declared.putAll(r == ref ? substitutes : ObjectFactories.substitutesOf(name, registries));
         }
         // A substitution group's head keeps its element's name, as an element property would; a choice,
         // mixed content or wildcard has none of its own, so it goes by xjc's field name.
@@ -298,114 +293,6 @@ public final class ElementNames {
     }
 
     /**
-     * The elements that may stand in for {@code head} (its substitution group, followed step by
-     * step), as xjc declares them in the model's object factories: the owner's package's, any the
-     * owner names in {@code @XmlSeeAlso}, and those beside the model's classes that declare
-     * substitutes ({@link SubstitutionFactories}, which the record model adds to its JAXB context
-     * for the same reason). A substitute declared only elsewhere is not found; the encoder then
-     * refuses a record holding it rather than write it under the head's name.
-     */
-    private static Map<QName, Declared> substitutesOf(QName head, List<Class<?>> registries) {
-        Map<QName, Declared> found = new LinkedHashMap<>();
-        List<QName> heads = new ArrayList<>(List.of(head));
-        for (int i = 0; i < heads.size(); i++) {
-            QName h = heads.get(i);
-            for (Class<?> registry : registries) {
-                for (ElementDecl d : DECLARATIONS.get(registry)) {
-                    if (h.equals(d.head()) && !found.containsKey(d.name()) && !d.name().equals(head)) {
-                        found.put(d.name(), new Declared(d.name(), d.type(), true, d.reference(), d.reference() && d.list()));
-                        heads.add(d.name());
-                    }
-                }
-            }
-        }
-        return found;
-    }
-
-    /**
-     * What the element {@code name} holds, as the object factory declaring it says (a head's own
-     * value, which its {@code @XmlElementRef} leaves as JAXBElement); JAXBElement when none says.
-     */
-    private static Class<?> declaredValueType(QName name, List<Class<?>> registries) {
-        for (Class<?> registry : registries) {
-            for (ElementDecl d : DECLARATIONS.get(registry)) {
-                if (d.name().equals(name) && d.type() != Object.class) {
-                    return d.type();
-                }
-            }
-        }
-        return JAXBElement.class;
-    }
-
-    /**
-     * An element an object factory declares, the head of its substitution group (null if none), what it
-     * holds, the class it is local to ({@code XmlElementDecl.GLOBAL} for a global one), and whether it
-     * is an xs:IDREF ({@code @XmlIDREF} on the declaration); {@code list} when what it holds is a list, which
-     * {@code type} cannot say (it is Object then).
-     */
-    record ElementDecl(QName name, QName head, Class<?> type, Class<?> scope, boolean reference, boolean list) {
-        boolean global() {
-            return scope == XmlElementDecl.GLOBAL.class;
-        }
-    }
-
-    /**
-     * The classes the model declares {@code element} with, as seen from {@code near}: its own
-     * {@code @XmlRootElement}, the classes the object factories beside it make for that element, and
-     * their {@code @XmlElementDecl}s of it. Empty when the model does not declare the element there.
-     */
-    public static Set<Class<?>> classesDeclaredFor(QName element, Class<?> near) {
-        Set<Class<?>> found = new LinkedHashSet<>();
-        if (element.equals(rootElementOf(near))) {
-            found.add(near);
-        }
-        for (Class<?> registry : registriesOf(near)) {
-            for (ElementDecl d : DECLARATIONS.get(registry)) {
-                if (d.global() && d.name().equals(element) && d.type() != Object.class) {
-                    found.add(d.type());
-                }
-            }
-            try {
-                for (Method m : registry.getDeclaredMethods()) {
-                    if (element.equals(rootElementOf(m.getReturnType()))) {
-                        found.add(m.getReturnType());
-                    }
-                }
-            } catch (LinkageError | TypeNotPresentException e) {
-                // a factory whose types do not all load: what its declarations name is all it tells
-            }
-        }
-        return found;
-    }
-
-    /** What {@code registry} declares, read once per factory. */
-    static List<ElementDecl> declarations(Class<?> registry) {
-        return DECLARATIONS.get(registry);
-    }
-
-    /**
-     * The names of the global elements {@code registry} declares: with {@code @XmlElementDecl}, and
-     * the root elements of the classes its methods make (xjc's factory has one for each).
-     */
-    static List<QName> declaredElements(Class<?> registry) {
-        // A scoped declaration (xjc's for an optional nillable local element) is its type's alone: two
-        // namespaces' types may each have an unqualified <note>, and JAXB takes both.
-        List<QName> names = new ArrayList<>(DECLARATIONS.get(registry).stream().filter(ElementDecl::global)
-                .map(ElementDecl::name).toList());
-        try {
-            for (Method m : registry.getDeclaredMethods()) {
-                QName root = rootElementOf(m.getReturnType());
-                if (root != null && !names.contains(root)) {
-                    names.add(root);
-                }
-            }
-        } catch (LinkageError | TypeNotPresentException e) {
-            // A factory whose types do not all load claims what its declarations name.
-        }
-        return names;
-    }
-
-    /**
      * Adds to {@code heads} the elements {@code type}'s own fields refer to as JAXBElements (heads
      * of substitution groups among them), and to {@code next} the bound classes it leads to: its
      * fields' types, the alternatives of its choices, its superclass and what it names in
@@ -461,84 +348,6 @@ public final class ElementNames {
                 classesOf(b, into);
             }
         }
-    }
-
-    // Read once per factory: a model's classes ask the same factory about each of their element references.
-    private static final ClassValue<List<ElementDecl>> DECLARATIONS = new ClassValue<>() {
-        @Override
-        protected List<ElementDecl> computeValue(Class<?> registry) {
-            List<ElementDecl> decls = new ArrayList<>();
-            try {
-                for (Method m : registry.getDeclaredMethods()) {
-                    XmlElementDecl d = m.getAnnotation(XmlElementDecl.class);
-                    if (d != null) {
-                        QName head = "##default".equals(d.substitutionHeadName()) || d.substitutionHeadName().isEmpty()
-                                ? null : new QName(declNamespace(d.substitutionHeadNamespace(), registry),
-                                d.substitutionHeadName());
-                        decls.add(new ElementDecl(new QName(declNamespace(d.namespace(), registry), d.name()), head,
-                                elementValueType(m), d.scope(), m.isAnnotationPresent(XmlIDREF.class), holdsList(m)));
-                    }
-                }
-            } catch (LinkageError | TypeNotPresentException e) {
-                // A factory whose types do not all load declares nothing usable here; JAXB reports it itself.
-            }
-            return List.copyOf(decls);
-        }
-    };
-
-    /** True when {@code registry} declares an element that stands in for another (a member of a substitution group). */
-    static boolean declaresSubstitutes(Class<?> registry) {
-        return DECLARATIONS.get(registry).stream().anyMatch(d -> d.head() != null);
-    }
-
-    /** The object factories the element references of {@code owner}'s fields are looked up in. */
-    static List<Class<?>> registriesOf(Class<?> owner) {
-        List<Class<?>> registries = new ArrayList<>();
-        try {
-            Class<?> factory = Class.forName(owner.getPackageName() + ".ObjectFactory", false, owner.getClassLoader());
-            if (factory.isAnnotationPresent(XmlRegistry.class)) {
-                registries.add(factory);
-            }
-        } catch (ClassNotFoundException | LinkageError e) {
-            // no object factory beside the class: nothing declared there
-        }
-        try {
-            XmlSeeAlso seeAlso = owner.getAnnotation(XmlSeeAlso.class);
-            if (seeAlso != null) {
-                for (Class<?> c : seeAlso.value()) {
-                    if (c.isAnnotationPresent(XmlRegistry.class) && !registries.contains(c)) {
-                        registries.add(c);
-                    }
-                }
-            }
-        } catch (TypeNotPresentException | LinkageError e) {
-            // a class named there does not load; JAXB reports it when it builds the context
-        }
-        for (Class<?> c : SubstitutionFactories.beside(owner)) {
-            if (!registries.contains(c)) {
-                registries.add(c);
-            }
-        }
-        return registries;
-    }
-
-    private static String declNamespace(String declared, Class<?> registry) {
-        return "##default".equals(declared) ? schemaNamespaceOf(registry) : declared;
-    }
-
-    /** X of a factory method returning {@code JAXBElement<X>}; Object when it cannot be told. */
-    private static Class<?> elementValueType(Method m) {
-        if (m.getGenericReturnType() instanceof ParameterizedType p
-                && p.getActualTypeArguments()[0] instanceof Class<?> c) {
-            return c;
-        }
-        return Object.class;
-    }
-
-    private static boolean holdsList(Method m) {
-        return m.getGenericReturnType() instanceof ParameterizedType p
-                && p.getActualTypeArguments()[0] instanceof ParameterizedType value
-                && value.getRawType() instanceof Class<?> c && java.util.Collection.class.isAssignableFrom(c);
     }
 
     /** The element a class is bound to with {@code @XmlRootElement}, with JAXB's defaults; null if none. */
@@ -622,7 +431,7 @@ public final class ElementNames {
         return schemaNamespaceOf(type);
     }
 
-    private static String schemaNamespaceOf(Class<?> type) {
+    static String schemaNamespaceOf(Class<?> type) {
         Package p = type.getPackage();
         XmlSchema schema = p == null ? null : p.getAnnotation(XmlSchema.class);
         return schema == null ? "" : schema.namespace();

@@ -53,7 +53,7 @@ public final class References {
         }
         Class<?> owner = p.field().getDeclaringClass();
         return p.field().isAnnotationPresent(XmlIDREF.class) || (p.element() != null
-                && isDeclaredAsReference(p.element(), owner, ElementNames.registriesOf(owner)));
+                && isDeclaredAsReference(p.element(), owner, ObjectFactories.registriesOf(owner)));
     }
 
     /**
@@ -62,15 +62,15 @@ public final class References {
      * element), then a global one: two types may each have a local {@code <to>}, only one an IDREF.
      */
     static boolean isDeclaredAsReference(QName element, Class<?> owner, List<Class<?>> registries) {
-        ElementNames.ElementDecl d = declarationOf(element, owner, registries);
+        ObjectFactories.ElementDecl d = declarationOf(element, owner, registries);
         return d != null && d.reference();
     }
 
     /** The declaration JAXB binds {@code element} of a property of {@code owner} by; null when there is none. */
-    static ElementNames.ElementDecl declarationOf(QName element, Class<?> owner, List<Class<?>> registries) {
+    static ObjectFactories.ElementDecl declarationOf(QName element, Class<?> owner, List<Class<?>> registries) {
         for (Class<?> scope = owner; scope != null && scope != Object.class; scope = scope.getSuperclass()) {
             for (Class<?> registry : registries) {
-                for (ElementNames.ElementDecl d : ElementNames.declarations(registry)) {
+                for (ObjectFactories.ElementDecl d : ObjectFactories.declarations(registry)) {
                     if (d.scope() == scope && d.name().equals(element)) {
                         return d;
                     }
@@ -78,7 +78,7 @@ public final class References {
             }
         }
         for (Class<?> registry : registries) {
-            for (ElementNames.ElementDecl d : ElementNames.declarations(registry)) {
+            for (ObjectFactories.ElementDecl d : ObjectFactories.declarations(registry)) {
                 if (d.global() && d.name().equals(element)) {
                     return d;
                 }

@@ -84,7 +84,7 @@ public final class SubstitutionFactories {
         }
         // The class's own package's factory is in any context that holds the class: it comes first.
         Class<?> own = load(modelClass.getPackageName() + ".ObjectFactory", loader);
-        Set<QName> taken = new HashSet<>(own == null ? List.of() : ElementNames.declaredElements(own));
+        Set<QName> taken = new HashSet<>(own == null ? List.of() : ObjectFactories.declaredElements(own));
         List<Class<?>> found = new ArrayList<>();
         for (Path entry : entriesOf(modelClass)) {
             for (String name : factoryNames(entry, loader)) {
@@ -92,11 +92,11 @@ public final class SubstitutionFactories {
                 if (factory == null || factory == own || found.contains(factory)) {
                     continue;
                 }
-                List<QName> declared = ElementNames.declaredElements(factory);
+                List<QName> declared = ObjectFactories.declaredElements(factory);
                 // A shadowed factory claims nothing, so a copy ahead of the model on the path hides no part of it.
                 if (declared.stream().noneMatch(taken::contains)) {
                     taken.addAll(declared);
-                    if (ElementNames.declaresSubstitutes(factory)) {
+                    if (ObjectFactories.declaresSubstitutes(factory)) {
                         found.add(factory);
                     }
                 }
@@ -130,7 +130,7 @@ public final class SubstitutionFactories {
             }
             grew = false;
             for (Class<?> factory : candidates) {
-                for (ElementNames.ElementDecl d : ElementNames.declarations(factory)) {
+                for (ObjectFactories.ElementDecl d : ObjectFactories.declarations(factory)) {
                     if (d.head() == null || !heads.contains(d.head())) {
                         continue;
                     }

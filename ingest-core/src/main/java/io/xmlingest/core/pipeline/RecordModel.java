@@ -7,8 +7,8 @@ import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.config.Setting;
 import io.xmlingest.core.encode.RecordKeys;
 import io.xmlingest.core.error.ConfigException;
-import io.xmlingest.core.jaxb.ElementNames;
 import io.xmlingest.core.jaxb.FieldBoundModel;
+import io.xmlingest.core.jaxb.ObjectFactories;
 import io.xmlingest.core.publish.TopicNames;
 import io.xmlingest.core.jaxb.SubstitutionFactories;
 import io.xmlingest.core.split.RecordElements;
@@ -103,7 +103,7 @@ public final class RecordModel {
             if (type == null) {
                 continue;
             }
-            Set<Class<?>> declared = ElementNames.classesDeclaredFor(elements.get(i), type);
+            Set<Class<?>> declared = ObjectFactories.classesDeclaredFor(elements.get(i), type);
             if (!declared.isEmpty() && declared.stream().noneMatch(d -> d.isAssignableFrom(type) || type.isAssignableFrom(d))) {
                 String key = IngestSettings.RECORD_CLASS.key();
                 throw new ConfigException(key, IngestSettings.RECORD_ELEMENT.key() + " " + elements.get(i)
