@@ -66,6 +66,9 @@ public final class Bench {
                 plan.strategies().forEach(s -> rounds.add(new ArrayList<>()));
                 for (int round = 1; round <= plan.rounds(); round++) {
                     for (int k = 0; k < plan.strategies().size(); k++) {
+                        if (!rounds.get(k).isEmpty() && !rounds.get(k).get(0).ok()) {
+                            continue; // a strategy that failed once is reported as failed: no need to fail it again
+                        }
                         Strategies.Entry s = plan.strategies().get(k);
                         Measurement m = jvm.run(s.name(), file, size, plan.warmups(), plan.runs(), plan.heap(),
                                 s.needsBroker() ? broker.bootstrapServers() : null);

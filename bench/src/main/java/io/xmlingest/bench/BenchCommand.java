@@ -45,7 +45,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--rounds", description = "Rounds in which the strategies take turns, each strategy forked again in "
             + "every round with its warm-ups and --runs counted runs; its figures are those of all rounds. Spreads the "
-            + "host's drifting load over every strategy, for ratios that hold (default: ${DEFAULT-VALUE}).")
+            + "host's drifting load over every strategy, for ratios that hold. The speed study only (default: ${DEFAULT-VALUE}).")
     int rounds = 1;
 
     @Option(names = "--warmups", description = "Warm-up runs before counting (default: ${DEFAULT-VALUE}).")
