@@ -249,12 +249,18 @@ class XjcModelCompilerTest {
 
     private static List<Object> bindAll(Class<?> type, javax.xml.validation.Schema schema, String... records)
             throws Exception {
+        return bindAll(type, schema, false, records);
+    }
+
+    /** @param dropUnmapped bind as record.unmapped.content=drop does, without the unmapped-content check */
+    private static List<Object> bindAll(Class<?> type, javax.xml.validation.Schema schema, boolean dropUnmapped,
+                                        String... records) throws Exception {
         StringBuilder xml = new StringBuilder("<vs xmlns='urn:test' xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'>");
         for (String r : records) {
             xml.append(r).append('\n');
         }
         xml.append("</vs>");
-        JaxbRecordBinder<?> binder = new JaxbRecordBinder<>(JAXBContext.newInstance(type), type, schema);
+        JaxbRecordBinder<?> binder = new JaxbRecordBinder<>(JAXBContext.newInstance(type), type, schema, dropUnmapped);
         List<Object> out = new ArrayList<>();
         try (var s = new StaxRecordSplitter(new ByteArrayInputStream(xml.toString().getBytes(StandardCharsets.UTF_8)),
                 "v.xml", new QName("urn:test", "v"), XmlLimits.DEFAULTS)) {
@@ -683,6 +689,10 @@ class XjcModelCompilerTest {
                     assertThat(schema.validate(json.readTree(message))).as(message).isEmpty();
                 }
             }
+            // Without the unmapped-content check, which is what sees the mark, the list JAXB made stays (README).
+            Object dropped = bindAll(type, null, true, "<v><item iid='c'/><last xsi:nil='true'/></v>").get(0);
+            assertThat(new String(new JsonRecordEncoder().encode(dropped), StandardCharsets.UTF_8))
+                    .isEqualTo("{\"item\":[{\"iid\":\"c\"}],\"last\":[[]]}");
             com.fasterxml.jackson.databind.JsonNode tree = json.readTree(schemaText);
             assertThat(tree.at("/$defs/Item/properties/tosOrNote/items/anyOf/0/properties/tos/type").asText())
                     .isEqualTo("array");
