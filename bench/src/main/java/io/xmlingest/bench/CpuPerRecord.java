@@ -58,7 +58,8 @@ import java.util.concurrent.CompletableFuture;
  * strict binder on the reading thread, JSON on another) and {@code parsebind} (the reading thread's
  * work alone, three ways, twice over). {@code bind.threads} sets their binder threads (default 2).
  * {@code distance} (also only when named) is {@code sequential} with each copy bound 64 or 2,000
- * records after it was made.
+ * records after it was made; {@code parsebind1} with {@code way=study|drop|strict} runs one way of
+ * {@code parsebind} alone in the JVM.
  */
 public final class CpuPerRecord {
 
@@ -133,6 +134,18 @@ public final class CpuPerRecord {
             time("replay: binder threads replay each record's copy (" + threads + ")", reps,
                     () -> SplitCeilings.replay(file, context, threads));
         }
+        if (only != null && only.contains("parsebind1")) {
+            // One way only, so that JAXB's call sites see one reader class, as in the worker.
+            String way = settings.getOrDefault("way", "strict");
+            SplitCeilings.Binding binding = switch (way) {
+                case "study" -> null;
+                case "drop" -> SplitCeilings.Binding.LENIENT;
+                case "strict" -> SplitCeilings.Binding.STRICT;
+                default -> throw new IllegalArgumentException("way=study|drop|strict, not " + way);
+            };
+            time("parse and bind, one thread, only this way in the JVM: " + way, reps,
+                    () -> SplitCeilings.parseAndBind(file, context, binding));
+        }
         if (only != null && only.contains("parsebind")) {
             for (int i = 0; i < 2; i++) {
                 time("parse and bind, one thread: the study's cursor and unmarshaller", reps,
@@ -151,6 +164,7 @@ public final class CpuPerRecord {
         }
         Map<String, String> base = new HashMap<>(settings);
         base.remove("bootstrap");
+        base.remove("way");
         base.put(IngestSettings.TOPIC.key(), "cpu");
         if (only == null || only.contains("pipeline")) {
             IngestConfig config = IngestConfig.of(IngestSettings.ALL, base);
