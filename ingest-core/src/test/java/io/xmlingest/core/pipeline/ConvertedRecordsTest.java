@@ -54,6 +54,22 @@ class ConvertedRecordsTest {
         return Files.writeString(dir.resolve(name), s.append(tail).toString());
     }
 
+    /** Parts keyed by their index, named n0, n1, ... except the one at {@code special}, named {@code specialName}. */
+    private Path parts(String name, int count, int special, String specialName) throws Exception {
+        StringBuilder s = new StringBuilder("<parts xmlns=\"urn:xmlingest:test:parts\">\n");
+        for (int i = 0; i < count; i++) {
+            s.append("<part><sku>").append(i).append("</sku><name>").append(i == special ? specialName : "n" + i)
+                    .append("</name></part>\n");
+        }
+        return Files.writeString(dir.resolve(name), s.append("</parts>\n"));
+    }
+
+    private static IngestConfig partsConfig(int threads, int pageRecords) {
+        return IngestConfig.of(IngestSettings.ALL, Map.of("topic", "t", "bind.threads", Integer.toString(threads),
+                "page.max.records", Integer.toString(pageRecords), "record.element", "{urn:xmlingest:test:parts}part",
+                "record.class", Part.class.getName(), "record.key", "sku"));
+    }
+
     /** What comes out, in order: the key of a message, or "rejected N". */
     private static List<String> drain(ConvertedRecords records) {
         List<String> out = new ArrayList<>();
@@ -148,15 +164,8 @@ class ConvertedRecordsTest {
      */
     @Test
     void anErrorThatCannotBeDescribedInABinderStillStopsTheFile() throws Exception {
-        StringBuilder s = new StringBuilder("<parts xmlns=\"urn:xmlingest:test:parts\">\n");
-        for (int i = 0; i < 200; i++) {
-            s.append("<part><sku>").append(i).append("</sku><name>").append(i == 120 ? "poison" : "n" + i)
-                    .append("</name></part>\n");
-        }
-        Path f = Files.writeString(dir.resolve("parts.xml"), s.append("</parts>\n"));
-        IngestConfig config = IngestConfig.of(IngestSettings.ALL, Map.of("topic", "t", "bind.threads", "2",
-                "page.max.records", "10", "record.element", "{urn:xmlingest:test:parts}part",
-                "record.class", Part.class.getName(), "record.key", "sku"));
+        Path f = parts("parts.xml", 200, 120, "poison");
+        IngestConfig config = partsConfig(2, 10);
         Undescribable error = new Undescribable();
         Part.Names.error = error;
         try (StaxRecordSplitter splitter = StaxRecordSplitter.open(f, new QName("urn:xmlingest:test:parts", "part"),
@@ -245,16 +254,9 @@ class ConvertedRecordsTest {
     @Test
     void theReaderWaitsForTheBindersWithinAFewBatches() throws Exception {
         int count = 2000;
-        StringBuilder s = new StringBuilder("<parts xmlns=\"urn:xmlingest:test:parts\">\n");
-        for (int i = 0; i < count; i++) {
-            s.append("<part><sku>").append(i).append("</sku><name>").append(i == 0 ? "stall" : "n" + i)
-                    .append("</name></part>\n");
-        }
-        Path f = Files.writeString(dir.resolve("stall.xml"), s.append("</parts>\n"));
+        Path f = parts("stall.xml", count, 0, "stall");
         // Pages of 1,000 records: up to 2,000 in flight.
-        IngestConfig config = IngestConfig.of(IngestSettings.ALL, Map.of("topic", "t", "bind.threads", "1",
-                "page.max.records", "1000", "record.element", "{urn:xmlingest:test:parts}part",
-                "record.class", Part.class.getName(), "record.key", "sku"));
+        IngestConfig config = partsConfig(1, 1000);
         Part.Names.stall = new java.util.concurrent.CountDownLatch(1);
         try (StaxRecordSplitter splitter = StaxRecordSplitter.open(f, new QName("urn:xmlingest:test:parts", "part"),
                 XmlLimits.DEFAULTS)) {
