@@ -66,7 +66,7 @@ public final class Bench {
                 plan.strategies().forEach(s -> rounds.add(new ArrayList<>()));
                 for (int round = 1; round <= plan.rounds(); round++) {
                     for (int k = 0; k < plan.strategies().size(); k++) {
-                        if (!rounds.get(k).isEmpty() && !rounds.get(k).get(0).ok()) {
+                        if (rounds.get(k).stream().anyMatch(m -> !m.ok())) {
                             continue; // a strategy that failed once is reported as failed: no need to fail it again
                         }
                         Strategies.Entry s = plan.strategies().get(k);
