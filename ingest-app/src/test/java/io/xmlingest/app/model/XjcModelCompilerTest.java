@@ -243,6 +243,19 @@ class XjcModelCompilerTest {
     }
 
     /** Binds each record as the pipeline does; a rejected record comes back as its exception. */
+    /** No schema, then the XSD as record.schema: the two ways a model compiled from it binds. */
+    private static List<javax.xml.validation.Schema> withoutAndWithSchema(Path xsd) throws Exception {
+        return java.util.Arrays.asList(null, io.xmlingest.core.bind.RecordSchemas.compile(List.of(xsd.toString())));
+    }
+
+    /** The records' messages, none of them rejected. */
+    private static List<String> messages(Class<?> type, javax.xml.validation.Schema validating, String... records)
+            throws Exception {
+        List<Object> bound = bindAll(type, validating, records);
+        assertThat(bound).as("schema %s", validating).noneMatch(RecordRejectedException.class::isInstance);
+        return bound.stream().map(b -> new String(new JsonRecordEncoder().encode(b), StandardCharsets.UTF_8)).toList();
+    }
+
     private static List<Object> bindAll(Class<?> type, String... records) throws Exception {
         return bindAll(type, null, records);
     }
@@ -459,11 +472,8 @@ class XjcModelCompilerTest {
                     + "<link> http://l.example/ </link><code>\n    ABC\n  </code><line>a\tb\n c</line>"
                     + "<text> as\twritten </text><codes>\n  DEF\n</codes><codes> GHI </codes><uris>http://u/a\tb</uris></v>";
             // The string types restricted to collapse or replace their whitespace, too; a plain string keeps it.
-            for (javax.xml.validation.Schema validating : new javax.xml.validation.Schema[] {null,
-                    io.xmlingest.core.bind.RecordSchemas.compile(List.of(xsd.toString()))}) {
-                List<Object> bound = bindAll(type, validating, record, "<v><u>http://example.org/plain</u></v>");
-                assertThat(bound).noneMatch(RecordRejectedException.class::isInstance);
-                assertThat(bound).extracting(b -> new String(new JsonRecordEncoder().encode(b), StandardCharsets.UTF_8))
+            for (javax.xml.validation.Schema validating : withoutAndWithSchema(xsd)) {
+                assertThat(messages(type, validating, record, "<v><u>http://example.org/plain</u></v>"))
                         .containsExactly("{\"href\":\"http://x.example/\",\"c\":\"ABC DEF\",\"u\":\"http://example.org/a b\","
                                 + "\"link\":\"http://l.example/\",\"code\":\"ABC\",\"line\":\"a b  c\","
                                 + "\"text\":\" as\\twritten \",\"codes\":[\"DEF\",\"GHI\"],\"uris\":[\"http://u/a b\"]}",
@@ -498,11 +508,8 @@ class XjcModelCompilerTest {
         try (URLClassLoader loader = new URLClassLoader(new URL[] {result.jar().toUri().toURL()}, getClass().getClassLoader())) {
             Class<?> type = loader.loadClass("com.example.nillable.V");
             String record = "<v><code>\n    ABC\n    DEF  </code><line>a\tb\n c</line><text> as\twritten </text></v>";
-            for (javax.xml.validation.Schema validating : new javax.xml.validation.Schema[] {null,
-                    io.xmlingest.core.bind.RecordSchemas.compile(List.of(xsd.toString()))}) {
-                List<Object> bound = bindAll(type, validating, record, "<v><code xsi:nil='true'/></v>");
-                assertThat(bound).as("schema %s", validating).noneMatch(RecordRejectedException.class::isInstance);
-                assertThat(bound).extracting(b -> new String(new JsonRecordEncoder().encode(b), StandardCharsets.UTF_8))
+            for (javax.xml.validation.Schema validating : withoutAndWithSchema(xsd)) {
+                assertThat(messages(type, validating, record, "<v><code xsi:nil='true'/></v>"))
                         .containsExactly("{\"code\":\"ABC DEF\",\"line\":\"a b  c\",\"text\":\" as\\twritten \"}",
                                 "{\"code\":null}");
             }
@@ -535,12 +542,9 @@ class XjcModelCompilerTest {
             Class<?> type = loader.loadClass("com.example.ntok.V");
             String record = "<v a=' A\tB '><one>\n  P\n  Q </one><many>\n  R\n</many><many> S  T </many>"
                     + "<nil>\n  P\n  Q </nil><norm>a\tb\n c</norm></v>";
-            for (javax.xml.validation.Schema validating : new javax.xml.validation.Schema[] {null,
-                    io.xmlingest.core.bind.RecordSchemas.compile(List.of(xsd.toString()))}) {
-                List<Object> bound = bindAll(type, validating, record, "<v><nil xsi:nil='true'/></v>");
-                assertThat(bound).as("schema %s", validating).noneMatch(RecordRejectedException.class::isInstance);
+            for (javax.xml.validation.Schema validating : withoutAndWithSchema(xsd)) {
                 // xs:normalizedString itself only replaces.
-                assertThat(bound).extracting(b -> new String(new JsonRecordEncoder().encode(b), StandardCharsets.UTF_8))
+                assertThat(messages(type, validating, record, "<v><nil xsi:nil='true'/></v>"))
                         .as("schema %s", validating)
                         .containsExactly("{\"a\":\"A B\",\"one\":\"P Q\",\"many\":[\"R\",\"S T\"],\"nil\":\"P Q\","
                                 + "\"norm\":\"a b  c\"}", "{\"nil\":null}");
@@ -579,8 +583,7 @@ class XjcModelCompilerTest {
             // record.schema too (cvc-id.1), and is written as the ID it names, as one within the record is.
             String foreign = "<v main='forward'><item iid='a'><ref>other</ref></item><item iid='forward'/>"
                     + "<refs>a other</refs></v>";
-            for (javax.xml.validation.Schema validating : new javax.xml.validation.Schema[] {null,
-                    io.xmlingest.core.bind.RecordSchemas.compile(List.of(xsd.toString()))}) {
+            for (javax.xml.validation.Schema validating : withoutAndWithSchema(xsd)) {
                 List<Object> across = bindAll(type, validating, foreign);
                 assertThat(across.get(0)).as("schema %s", validating).isNotInstanceOf(RecordRejectedException.class);
                 assertThat(new String(new JsonRecordEncoder().encode(across.get(0)), StandardCharsets.UTF_8)).isEqualTo(
@@ -632,11 +635,8 @@ class XjcModelCompilerTest {
             Class<?> type = loader.loadClass("com.example.within.V");
             String record = "<v><item iid='a'><note>n</note><to>b</to></item>"
                     + "<item iid='b'><to>a</to><to>b</to><to>other</to></item><last>a</last><memo><to>a</to></memo></v>";
-            for (javax.xml.validation.Schema validating : new javax.xml.validation.Schema[] {null,
-                    io.xmlingest.core.bind.RecordSchemas.compile(List.of(xsd.toString()))}) {
-                List<Object> bound = bindAll(type, validating, record, "<v><item iid='c'/><last xsi:nil='true'/></v>");
-                assertThat(bound).as("schema %s", validating).noneMatch(RecordRejectedException.class::isInstance);
-                assertThat(bound).extracting(b -> new String(new JsonRecordEncoder().encode(b), StandardCharsets.UTF_8))
+            for (javax.xml.validation.Schema validating : withoutAndWithSchema(xsd)) {
+                assertThat(messages(type, validating, record, "<v><item iid='c'/><last xsi:nil='true'/></v>"))
                         .containsExactly("{\"item\":[{\"iid\":\"a\",\"toOrNote\":[{\"note\":\"n\"},{\"to\":\"b\"}]},"
                                 + "{\"iid\":\"b\",\"toOrNote\":[{\"to\":\"a\"},{\"to\":\"b\"},{\"to\":\"other\"}]}],"
                                 + "\"last\":\"a\",\"memo\":{\"toOrCc\":[{\"to\":\"a\"}]}}",
@@ -674,12 +674,9 @@ class XjcModelCompilerTest {
                     .getInstance(com.networknt.schema.SpecVersion.VersionFlag.V202012).getSchema(schemaText);
             String record = "<v><item iid='a'><note>n</note><tos>a b</tos></item>"
                     + "<item iid='b'><tos>a other</tos></item><last>a b</last></v>";
-            for (javax.xml.validation.Schema validating : new javax.xml.validation.Schema[] {null,
-                    io.xmlingest.core.bind.RecordSchemas.compile(List.of(xsd.toString()))}) {
-                List<Object> bound = bindAll(type, validating, record, "<v><item iid='c'/><last xsi:nil='true'/></v>");
-                assertThat(bound).as("schema %s", validating).noneMatch(RecordRejectedException.class::isInstance);
-                List<String> messages = bound.stream()
-                        .map(b -> new String(new JsonRecordEncoder().encode(b), StandardCharsets.UTF_8)).toList();
+            for (javax.xml.validation.Schema validating : withoutAndWithSchema(xsd)) {
+                List<String> messages = messages(type, validating, record,
+                        "<v><item iid='c'/><last xsi:nil='true'/></v>");
                 assertThat(messages).containsExactly(
                         "{\"item\":[{\"iid\":\"a\",\"tosOrNote\":[{\"note\":\"n\"},{\"tos\":[\"a\",\"b\"]}]},"
                                 + "{\"iid\":\"b\",\"tosOrNote\":[{\"tos\":[\"a\",\"other\"]}]}],\"last\":[[\"a\",\"b\"]]}",
