@@ -10,6 +10,8 @@ import io.xmlingest.core.page.Page;
 import io.xmlingest.core.pipeline.FileIdentity;
 import io.xmlingest.core.pipeline.FileJob;
 import io.xmlingest.core.pipeline.FileOutcome;
+import io.xmlingest.core.pipeline.FileSummary;
+import io.xmlingest.core.pipeline.PhaseTimes;
 import io.xmlingest.core.pipeline.IngestListener;
 import io.xmlingest.core.pipeline.IngestionPipeline;
 import io.xmlingest.core.pipeline.KafkaSession;
@@ -45,8 +47,9 @@ import java.util.concurrent.CompletableFuture;
  *
  * Variants: {@code study} (Woodstox cursor + JAXB + JSON, one thread), {@code capture} (our
  * splitter copying each record's events), {@code sequential} (copy, strict bind and JSON on one
- * thread), {@code pipeline} (the ingest pipeline with its reader and binder threads, pages
- * dropped) and {@code worker} (the exactly-once path into a broker started in this JVM, so its CPU
+ * thread), {@code pipeline} (the ingest pipeline with its threads as the settings place them,
+ * {@code bind.on=reader} or {@code binders}, pages dropped; it also prints each phase's time per
+ * record) and {@code worker} (the exactly-once path into a broker started in this JVM, so its CPU
  * counts too). Settings given as key=value go to the pipeline and the worker (for example
  * {@code bind.threads=1}); {@code only=worker,pipeline} picks variants. Each variant runs once to
  * warm up, then REPS times (default 3); the median is printed.
@@ -55,7 +58,8 @@ import java.util.concurrent.CompletableFuture;
  * and {@code replay} (binder threads parsing each record's bytes again, or replaying its copy, no
  * Kafka), and {@code ceiling} (the study's work split three ways, each into Kafka: a broker at
  * {@code bootstrap=host:port}, or one started in this JVM), {@code bindonreader} (our splitter and
- * strict binder on the reading thread, JSON on another) and {@code parsebind} (the reading thread's
+ * strict binder on the reading thread, JSON on another; {@code bindonreaderkafka} is the same into
+ * Kafka, alone in its JVM) and {@code parsebind} (the reading thread's
  * work alone, three ways, twice over). {@code bind.threads} sets their binder threads (default 2).
  * {@code distance} (also only when named) is {@code sequential} with each copy bound 64 or 2,000
  * records after it was made; {@code parsebind1} with {@code way=study|drop|strict} runs one way of
@@ -159,6 +163,16 @@ public final class CpuPerRecord {
         if (only != null && only.contains("bindonreader")) {
             time("bind on the reading thread, JSON on another", reps, () -> SplitCeilings.bindOnReader(file, context, null));
         }
+        if (only != null && only.contains("bindonreaderkafka")) {
+            // Alone in its JVM, as the worker is: in ceiling it shares JAXB's call sites with the study's variants.
+            String bootstrap = settings.get("bootstrap");
+            try (EmbeddedKafkaBroker broker = bootstrap != null ? null
+                    : EmbeddedKafkaBroker.start(Files.createTempDirectory("cpu-kafka"), "127.0.0.1", 0);
+                 KafkaSink sink = new KafkaSink(broker == null ? bootstrap : broker.bootstrapServers())) {
+                time("strict: our splitter and strict binder on one thread, JSON and sends on another, alone", reps,
+                        () -> SplitCeilings.bindOnReader(file, context, sink));
+            }
+        }
         if (only != null && only.contains("ceiling")) {
             ceilings(file, context, reps, threads, settings.get("bootstrap"));
         }
@@ -178,8 +192,15 @@ public final class CpuPerRecord {
                 public void close() {
                 }
             };
-            time("pipeline " + settings, reps,
-                    () -> IngestionPipeline.create(config, dropping, IngestListener.NONE).ingest(file).records());
+            time("pipeline " + settings, reps, () -> {
+                FileSummary summary = IngestionPipeline.create(config, dropping, IngestListener.NONE).ingest(file);
+                PhaseTimes p = summary.phases();
+                double n = summary.records();
+                // Summed over the threads that did each: with bind.on=reader, scan plus bind is the reading thread's.
+                System.out.printf(Locale.ROOT, "      per record: scan %.2f us, bind %.2f, serialize %.2f%n",
+                        p.scanNanos() / n / 1000, p.bindNanos() / n / 1000, p.serializeNanos() / n / 1000);
+                return summary.records();
+            });
         }
         if (only == null || only.contains("worker")) {
             String elsewhere = settings.get("bootstrap");

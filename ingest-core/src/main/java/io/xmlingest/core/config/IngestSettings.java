@@ -154,11 +154,25 @@ public final class IngestSettings {
             between(0, 600_000));
 
     public static final Setting<Integer> BIND_THREADS = Setting.of("bind.threads", SettingType.INT, 0,
-            "Threads that bind and serialize records while one thread reads the file and the caller publishes; "
+            "Threads that bind and serialize records while one thread reads the file and the caller publishes "
+                    + "(with bind.on=binders); "
                     + "the worker hands records out in file order whatever the count. 0: one per available processor. "
                     + "At most twice page.max.records records, holding about twice page.max.bytes of parsed events, "
                     + "are between reading and publishing at any time.",
             between(0, 256));
+
+    /** bind.on=auto binds on the reading thread up to this many available processors. */
+    public static final int BIND_ON_READER_MAX_PROCESSORS = 2;
+
+    public static final Setting<String> BIND_ON = Setting.of("bind.on", SettingType.STRING, "auto",
+            "Where records are bound. binders: the thread that reads the file copies each record, and bind.threads "
+            + "threads bind the copies and write their values, which goes further with more cores. reader: the "
+            + "reading thread binds each record straight off the file, with no copy, and the thread that publishes "
+            + "writes the values; bind.threads is unused, and the reading thread sets the pace. On 2 cores reader "
+            + "took less CPU per record and ran faster (see the README's performance section). auto: reader with at "
+            + "most " + BIND_ON_READER_MAX_PROCESSORS + " available processors, binders with more. binders whenever "
+            + "xml.max.depth needs more than the JVM's default thread stack.",
+            oneOf("auto", "reader", "binders"));
 
     public static final Setting<Integer> PUBLISH_MAX_PAGES_IN_FLIGHT = Setting.of("publish.max.pages.in.flight",
             SettingType.INT, 4,
@@ -250,7 +264,7 @@ public final class IngestSettings {
             RECORD_ELEMENT, RECORD_CLASS, MODEL_PATH, RECORD_KEY, RECORD_SCHEMA, RECORD_UNMAPPED_CONTENT, RECORD_MAX_REJECTED,
             REQUIRE_RECORDS, DECOMPRESSED_MAX_BYTES,
             TOPIC, TOPIC_DEAD_LETTERS, TOPIC_STATUS, TOPIC_CHECKPOINTS, TOPIC_PARTITIONS, TOPIC_REPLICATION_FACTOR, TOPIC_READY_TIMEOUT_MS,
-            PAGE_MAX_RECORDS, PAGE_MAX_BYTES, COMMIT_INTERVAL_MS, BIND_THREADS, PUBLISH_MAX_PAGES_IN_FLIGHT,
+            PAGE_MAX_RECORDS, PAGE_MAX_BYTES, COMMIT_INTERVAL_MS, BIND_THREADS, BIND_ON, PUBLISH_MAX_PAGES_IN_FLIGHT,
             BOOTSTRAP_SERVERS, COMPRESSION, LINGER_MS, BATCH_SIZE, MAX_REQUEST_SIZE, DELIVERY_TIMEOUT_MS,
             TRANSACTION_TIMEOUT_MS, KAFKA_CLIENT,
             XML_MAX_DEPTH, XML_MAX_ATTRIBUTES, XML_MAX_ATTRIBUTE_SIZE, XML_MAX_TEXT_SIZE,

@@ -30,8 +30,13 @@ import java.util.function.Supplier;
  * unmarshaller and encoder, turn the copies into messages. The caller takes them in order with
  * {@link #next()}, while reading and binding go on, so a commit to Kafka no longer stops the file.
  *
- * <p>What is in flight is bounded by a count of records and by the heap their copies hold; the
- * reader waits when either is reached, so memory does not grow with the file. It also waits while
+ * <p>Or, with {@code bind.on=reader}, the reading thread binds each record straight off the cursor
+ * and the caller writes its value as it takes it: no copy is made, and none crosses to another core.
+ * On 2 cores that costs less CPU per record than the binder threads do (see the README's
+ * performance section); with more, binder threads go further, as the one reading thread sets the pace.
+ *
+ * <p>What is in flight is bounded by a count of records and by the heap their copies hold (bound on
+ * the reading thread, an estimate from their length); the reader waits when either is reached, so memory does not grow with the file. It also waits while
  * one batch per binder and one more wait for a binder to begin them, so that copies are bound a few
  * batches after they were made, while still in the caches. A fault that stops the file is handed out in its place in the order, after every
  * record before it.
@@ -57,16 +62,23 @@ final class ConvertedRecords implements AutoCloseable {
      * How files are converted: the model, the number of binder threads and the bounds on what is
      * in flight, read from the settings once for every file.
      */
-    record Plan(RecordModel model, long maxRequestSize, int binderThreads, int maxRecords,
+    record Plan(RecordModel model, long maxRequestSize, int binderThreads, boolean bindOnReader, int maxRecords,
                 long maxHeap, int maxDepth, boolean dropUnmapped) {
 
         static Plan of(IngestConfig config, RecordModel model) {
             int threads = config.get(IngestSettings.BIND_THREADS);
+            int processors = Runtime.getRuntime().availableProcessors();
+            String on = config.get(IngestSettings.BIND_ON);
+            int maxDepth = config.get(IngestSettings.XML_MAX_DEPTH);
+            // The caller writes the values then, on a stack of whatever size it has; a record deeper than the
+            // JVM's default stack takes needs the binder threads' stacks.
+            boolean onReader = binderStackBytes(maxDepth) == 0 && (on.equals("reader")
+                    || on.equals("auto") && processors <= IngestSettings.BIND_ON_READER_MAX_PROCESSORS);
             // Twice a page: the next page is read and bound while the last one is committed.
             return new Plan(model.withTopicsOf(config), config.get(IngestSettings.MAX_REQUEST_SIZE),
-                    threads > 0 ? threads : Runtime.getRuntime().availableProcessors(),
+                    threads > 0 ? threads : processors, onReader,
                     2 * config.get(IngestSettings.PAGE_MAX_RECORDS), 2 * config.get(IngestSettings.PAGE_MAX_BYTES),
-                    config.get(IngestSettings.XML_MAX_DEPTH),
+                    maxDepth,
                     "drop".equals(config.get(IngestSettings.RECORD_UNMAPPED_CONTENT)));
         }
 
@@ -74,7 +86,7 @@ final class ConvertedRecords implements AutoCloseable {
         ConvertedRecords start(RecordSplitter splitter, String fileName, String fileId, long maxRawBytes) {
             return new ConvertedRecords(splitter, fileName, fileId,
                     () -> new RecordConverter(model, maxRequestSize, maxDepth, dropUnmapped), binderThreads,
-                    binderStackBytes(maxDepth), maxRecords, maxHeap, maxRawBytes);
+                    bindOnReader, binderStackBytes(maxDepth), maxRecords, maxHeap, maxRawBytes);
         }
     }
 
@@ -119,6 +131,10 @@ final class ConvertedRecords implements AutoCloseable {
     private final int budgetKiB;
     private final long maxRawBytes;
     private final List<RecordConverter> converters = new ArrayList<>();
+    /** With bind.on=reader, the reading thread's, which binds; null when binder threads convert. */
+    private final RecordConverter readerConverter;
+    /** With bind.on=reader, the caller's, which writes the values in {@link #next()}. */
+    private final RecordConverter callerConverter;
     private final List<Thread> threads = new ArrayList<>();
     private final Thread reader;
     private volatile boolean closed;
@@ -137,7 +153,8 @@ final class ConvertedRecords implements AutoCloseable {
      * @param maxRawBytes longest raw text kept for a record rejected while it was read
      */
     ConvertedRecords(RecordSplitter splitter, String fileName, String fileId, Supplier<RecordConverter> converter,
-                     int binderThreads, long binderStackBytes, int maxRecords, long maxHeap, long maxRawBytes) {
+                     int binderThreads, boolean bindOnReader, long binderStackBytes, int maxRecords, long maxHeap,
+                     long maxRawBytes) {
         this.splitter = splitter;
         this.fileName = fileName;
         this.fileId = fileId;
@@ -146,12 +163,18 @@ final class ConvertedRecords implements AutoCloseable {
         this.heapBudget = new Semaphore(budgetKiB);
         this.unstarted = new Semaphore(binderThreads + 1);
         this.maxRawBytes = maxRawBytes;
-        for (int i = 0; i < binderThreads; i++) {
+        for (int i = 0; i < (bindOnReader ? 0 : binderThreads); i++) {
             RecordConverter c = converter.get();
             converters.add(c);
             threads.add(daemon("xmlingest-bind-" + i, binderStackBytes, () -> bindLoop(c)));
         }
-        reader = daemon("xmlingest-read", 0, this::readLoop);
+        this.readerConverter = bindOnReader ? converter.get() : null;
+        this.callerConverter = bindOnReader ? converter.get() : null;
+        if (bindOnReader) {
+            converters.add(readerConverter);
+            converters.add(callerConverter);
+        }
+        reader = daemon("xmlingest-read", bindOnReader ? binderStackBytes : 0, this::readLoop);
         threads.add(reader);
         threads.forEach(Thread::start);
     }
@@ -182,6 +205,10 @@ final class ConvertedRecords implements AutoCloseable {
             taken = 0;
         }
         Item item = current.items[taken++];
+        if (item.bound != null) {
+            convert(callerConverter, item);
+            item.bound = null;
+        }
         if (item.error != null) {
             if (item.error instanceof RuntimeException r) {
                 throw r;
@@ -296,13 +323,19 @@ final class ConvertedRecords implements AutoCloseable {
                 reading = position;
                 ResumePoint start = splitter.resumePoint();
                 Item item = new Item(position, start);
-                try {
-                    item.events = splitter.capture();
-                    batch.cost += costOf(item.events);
-                    batch.hasEvents = true;
-                } catch (RecordRejectedException e) {
-                    item.rejected = e;
-                    item.rawText = splitter.raw(maxRawBytes);
+                if (readerConverter != null) {
+                    long b0 = System.nanoTime();
+                    bind(batch, item);
+                    t0 += System.nanoTime() - b0; // binding is the bind phase's, not the scan's
+                } else {
+                    try {
+                        item.events = splitter.capture();
+                        batch.cost += costOf(item.events.heapSize());
+                        batch.hasEvents = true;
+                    } catch (RecordRejectedException e) {
+                        item.rejected = e;
+                        item.rawText = splitter.raw(maxRawBytes);
+                    }
                 }
                 batch.items[batch.size++] = item;
                 reading = null; // an error from here on is in the file between records, not in this one
@@ -342,8 +375,8 @@ final class ConvertedRecords implements AutoCloseable {
         }
     }
 
-    private int costOf(CapturedRecord events) {
-        return (int) Math.min(budgetKiB, events.heapSize() / 1024 + 1);
+    private int costOf(long heapBytes) {
+        return (int) Math.min(budgetKiB, heapBytes / 1024 + 1);
     }
 
     /** Hands a batch to the binders and the caller; false once closed. */
@@ -423,13 +456,40 @@ final class ConvertedRecords implements AutoCloseable {
         }
     }
 
+    /**
+     * Binds the record straight off the file's cursor, on the reading thread: no copy is made, so
+     * none crosses to another core; the caller writes the value as it takes the record.
+     *
+     * @throws FileFailedException where the record's XML stops the file, as a copy would have
+     */
+    private void bind(Batch batch, Item item) {
+        SplitPosition p = item.position;
+        try {
+            item.bound = readerConverter.bind(splitter.record(), p.recordIndex(), locate(p), fileId);
+            item.source = splitter.rawLater();
+            // What a record holds once bound and written is about its text as UTF-16, twice.
+            batch.cost += costOf(4 * item.source.chars());
+        } catch (RecordRejectedException e) {
+            item.rejected = e;
+            item.rawText = splitter.raw(maxRawBytes);
+        } catch (Error e) {
+            item.error = e; // first, as wrapping it may run out of memory too
+            try {
+                item.error = RecordError.placed(e, () -> "while converting " + locate(p));
+            } catch (Throwable again) {
+                // Out of memory again while describing it: the record keeps the first, as on a binder thread.
+            }
+        }
+    }
+
     private void convert(RecordConverter converter, Item item) {
-        if (item.events == null) {
+        if (item.bound == null && item.events == null) {
             return;
         }
         SplitPosition p = item.position;
         try {
-            item.message = converter.convert(item.events.reader(), p.recordIndex(), locate(p), fileName, fileId);
+            item.message = item.bound != null ? converter.encode(item.bound, p.recordIndex(), locate(p), fileName)
+                    : converter.convert(item.events.reader(), p.recordIndex(), locate(p), fileName, fileId);
         } catch (RecordRejectedException e) {
             item.rejected = e;
         } catch (Error e) {
@@ -473,6 +533,9 @@ final class ConvertedRecords implements AutoCloseable {
         final SplitPosition position;
         final ResumePoint start;
         CapturedRecord events;
+        /** Set when the reading thread bound the record, with where its raw text is. */
+        RecordConverter.Bound bound;
+        RawRecord.Source source;
         OutgoingRecord message;
         RecordRejectedException rejected;
         Throwable error;
@@ -484,7 +547,12 @@ final class ConvertedRecords implements AutoCloseable {
         }
 
         RawRecord raw(long maxBytes) {
-            return rawText != null ? rawText : events.raw(maxBytes);
+            if (rawText != null) {
+                // Read as the record was refused, up to the longest kept; a caller may ask for less.
+                return rawText.xml() == null || rawText.byteLength() <= maxBytes ? rawText
+                        : new RawRecord(rawText.byteOffset(), rawText.byteLength(), null);
+            }
+            return source != null ? source.read(maxBytes) : events.raw(maxBytes);
         }
     }
 }

@@ -14,6 +14,7 @@ import io.xmlingest.core.error.RecordRejectedException;
 import io.xmlingest.core.page.OutgoingRecord;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.Supplier;
 import javax.xml.stream.XMLStreamReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -95,13 +96,43 @@ final class RecordConverter {
         return true;
     }
 
+    /**
+     * A record bound and keyed, its value not yet written: what the reading thread hands on when it
+     * binds (see {@link ConvertedRecords}).
+     */
+    record Bound(int conversion, Object value, byte[] key) {
+    }
+
     /** @throws RecordRejectedException when the record cannot become a message */
     OutgoingRecord convert(XMLStreamReader record, long index, ErrorLocation where, String fileName, String fileId) {
+        return encode(bind(record, index, where, fileId), index, where, fileName);
+    }
+
+    /**
+     * The first half of {@link #convert}: binds the record and reads its key.
+     *
+     * @throws RecordRejectedException when the record does not bind or has no usable key
+     */
+    Bound bind(XMLStreamReader record, long index, ErrorLocation where, String fileId) {
+        return guarded(where, () -> bindOrOverflow(record, index, where, fileId));
+    }
+
+    /**
+     * The second half of {@link #convert}: writes the value of a record another converter of the same
+     * model bound, and checks that Kafka will take the message.
+     *
+     * @throws RecordRejectedException when the value cannot be written or the message is too large
+     */
+    OutgoingRecord encode(Bound bound, long index, ErrorLocation where, String fileName) {
+        return guarded(where, () -> encodeOrOverflow(bound, index, where, fileName));
+    }
+
+    private <T> T guarded(ErrorLocation where, Supplier<T> step) {
         try {
-            return convertOrOverflow(record, index, where, fileName, fileId);
+            return step.get();
         } catch (StackOverflowError e) {
             // Binding, the required-value check and the encoder recurse once per level of a model record.
-            // Binder threads get a stack for xml.max.depth (see ConvertedRecords); this is for a thread that
+            // Converting threads get a stack for xml.max.depth (see ConvertedRecords); this is for a thread that
             // has less, and the record alone pays for it.
             throw new RecordRejectedException("record nests too deeply to be converted on this thread's stack "
                     + "(files may nest up to " + maxDepth + " levels)", where, null, IngestSettings.XML_MAX_DEPTH.key());
@@ -135,15 +166,13 @@ final class RecordConverter {
                 where, e);
     }
 
-    private OutgoingRecord convertOrOverflow(XMLStreamReader record, long index, ErrorLocation where, String fileName,
-                                             String fileId) {
-        Conversion c = conversions.length == 1 ? conversions[0] : conversionOf(record);
+    private Bound bindOrOverflow(XMLStreamReader record, long index, ErrorLocation where, String fileId) {
+        int i = conversions.length == 1 ? 0 : conversionOf(record);
+        Conversion c = conversions[i];
         long t0 = System.nanoTime();
-        Object bound;
-        byte[] key;
         try {
-            bound = c.binder().bind(record, where);
-            key = c.keys() == null
+            Object bound = c.binder().bind(record, where);
+            byte[] key = c.keys() == null
                     ? (fileId + ":" + index).getBytes(StandardCharsets.UTF_8)
                     : c.keys().keyOf(bound, where);
             if (key == null || blank(key)) {
@@ -152,19 +181,25 @@ final class RecordConverter {
                         : "a blank") + " value for its key '" + c.type().keyName() + "'", where, null,
                         IngestSettings.RECORD_KEY.key());
             }
+            return new Bound(i, bound, key);
         } finally {
             bindNanos += System.nanoTime() - t0;
         }
+    }
+
+    private OutgoingRecord encodeOrOverflow(Bound bound, long index, ErrorLocation where, String fileName) {
+        Conversion c = conversions[bound.conversion()];
         long t1 = System.nanoTime();
         byte[] value;
         try {
-            value = c.encoder().encode(bound);
+            value = c.encoder().encode(bound.value());
         } catch (RuntimeException e) {
             // A value the message format cannot carry is this record's problem, not the file's.
             throw new RecordRejectedException("record cannot be serialized: " + e.getMessage(), where, e);
         } finally {
             serializeNanos += System.nanoTime() - t1;
         }
+        byte[] key = bound.key();
         long size = key.length + value.length + fileName.length() + MESSAGE_OVERHEAD;
         if (size > maxRequestSize) {
             throw new RecordRejectedException("record too large to publish: about " + size + " bytes as a message, "
@@ -174,11 +209,11 @@ final class RecordConverter {
     }
 
     /** The splitter only starts records at the model's elements, so the record's start tag names its type. */
-    private Conversion conversionOf(XMLStreamReader record) {
+    private int conversionOf(XMLStreamReader record) {
         int i = model.elements().indexOf(record.getNamespaceURI(), record.getLocalName());
         if (i < 0) {
             throw new IllegalStateException("record element <" + record.getName() + "> is not in the model");
         }
-        return conversions[i];
+        return i;
     }
 }

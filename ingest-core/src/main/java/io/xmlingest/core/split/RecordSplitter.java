@@ -20,8 +20,20 @@ public interface RecordSplitter extends Closeable {
     /** Where the current record starts. */
     SplitPosition position();
 
-    /** The current record as a reader that ends with its end tag. */
+    /**
+     * The current record as a reader that ends with its end tag.
+     *
+     * @throws io.xmlingest.core.error.RecordRejectedException the record is refused before it is bound (too large)
+     */
     XMLStreamReader record();
+
+    /**
+     * Once the current record was read to its end tag through {@link #record()}: where it is in the
+     * file, to read its raw text back later from any thread (for a dead letter).
+     */
+    default RawRecord.Source rawLater() {
+        return RawRecord.Source.NONE;
+    }
 
     /**
      * Where reading could restart at the current record, or null when this splitter cannot tell

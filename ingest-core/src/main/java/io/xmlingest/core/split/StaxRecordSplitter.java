@@ -558,7 +558,36 @@ public final class StaxRecordSplitter implements RecordSplitter {
         if (!inRecord) {
             throw new IllegalStateException("not on a record");
         }
-        return fragment;
+        // The check that a record writes every attribute default runs while a record is copied, and a copy
+        // tells JAXB truly whether its names are interned, which the parser does not after a DTD (see interned).
+        return unappliedDefaults == null && interned ? fragment : capture().reader();
+    }
+
+    @Override
+    public RawRecord.Source rawLater() {
+        if (!inRecord || !fragment.reachedEndTag()) {
+            throw new IllegalStateException("the record was not read to its end tag");
+        }
+        long start = position().byteOffset();
+        long endChar;
+        try {
+            endChar = cursor.getLocationInfo().getEndingCharOffset();
+        } catch (XMLStreamException e) {
+            throw failure(e);
+        }
+        long lastByte = start < 0 ? -1 : bytes.byteOffsetOf(endChar - 1 - charBase);
+        long chars = endChar - fragmentStart;
+        return new RawRecord.Source() {
+            @Override
+            public RawRecord read(long maxBytes) {
+                return raw(start, lastByte, maxBytes);
+            }
+
+            @Override
+            public long chars() {
+                return chars;
+            }
+        };
     }
 
     /**

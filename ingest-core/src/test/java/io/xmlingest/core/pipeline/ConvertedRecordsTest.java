@@ -30,6 +30,8 @@ import javax.xml.namespace.QName;
 import javax.xml.stream.XMLStreamReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ConvertedRecordsTest {
 
@@ -38,10 +40,17 @@ class ConvertedRecordsTest {
     @TempDir
     Path dir;
 
-    private static ConvertedRecords.Plan plan(int threads, int pageRecords) {
-        IngestConfig config = IngestConfig.of(IngestSettings.ALL, Map.of("topic", "t", "bind.threads",
-                Integer.toString(threads), "page.max.records", Integer.toString(pageRecords)));
-        return ConvertedRecords.Plan.of(config, IngestionPipeline.model(config));
+    /** @param bindOn where records are bound: binders or reader (bind.on) */
+    private static ConvertedRecords.Plan plan(String bindOn, int threads, int pageRecords, String... more) {
+        Map<String, String> settings = new java.util.HashMap<>(Map.of("topic", "t", "bind.on", bindOn,
+                "bind.threads", Integer.toString(threads), "page.max.records", Integer.toString(pageRecords)));
+        for (int i = 0; i < more.length; i += 2) {
+            settings.put(more[i], more[i + 1]);
+        }
+        IngestConfig config = IngestConfig.of(IngestSettings.ALL, settings);
+        ConvertedRecords.Plan plan = ConvertedRecords.Plan.of(config, IngestionPipeline.model(config));
+        assertThat(plan.bindOnReader()).isEqualTo(bindOn.equals("reader"));
+        return plan;
     }
 
     /** Every 10th record has text in a number, so it is rejected by its binder. */
@@ -64,10 +73,11 @@ class ConvertedRecordsTest {
         return Files.writeString(dir.resolve(name), s.append("</parts>\n"));
     }
 
-    private static IngestConfig partsConfig(int threads, int pageRecords) {
-        return IngestConfig.of(IngestSettings.ALL, Map.of("topic", "t", "bind.threads", Integer.toString(threads),
-                "page.max.records", Integer.toString(pageRecords), "record.element", "{urn:xmlingest:test:parts}part",
-                "record.class", Part.class.getName(), "record.key", "sku"));
+    private static IngestConfig partsConfig(String bindOn, int threads, int pageRecords) {
+        return IngestConfig.of(IngestSettings.ALL, Map.of("topic", "t", "bind.on", bindOn,
+                "bind.threads", Integer.toString(threads), "page.max.records", Integer.toString(pageRecords),
+                "record.element", "{urn:xmlingest:test:parts}part", "record.class", Part.class.getName(),
+                "record.key", "sku"));
     }
 
     /** What comes out, in order: the key of a message, or "rejected N". */
@@ -82,15 +92,17 @@ class ConvertedRecordsTest {
     }
 
     @Test
-    void manyBinderThreadsHandRecordsBackInFileOrder() throws Exception {
+    void recordsComeBackInFileOrderWhateverBindsThem() throws Exception {
         Path f = file("order.xml", 3000, "</persons>\n");
         List<String> expected = new ArrayList<>();
         for (int i = 0; i < 3000; i++) {
             expected.add(i % 10 == 9 ? "rejected " + i : Integer.toString(i));
         }
-        for (int threads : new int[] {1, 4}) {
+        for (String way : new String[] {"binders 1", "binders 4", "reader 2"}) {
+            String[] w = way.split(" ");
             try (StaxRecordSplitter s = StaxRecordSplitter.open(f, PERSON, XmlLimits.DEFAULTS);
-                 ConvertedRecords records = plan(threads, 100).start(s, "order.xml", "id", 1 << 20)) {
+                 ConvertedRecords records = plan(w[0], Integer.parseInt(w[1]), 100).start(s, "order.xml", "id",
+                         1 << 20)) {
                 assertThat(drain(records)).isEqualTo(expected);
                 assertThat(records.next()).isNull();
                 assertThat(records.bindNanos()).isPositive();
@@ -99,11 +111,12 @@ class ConvertedRecordsTest {
         }
     }
 
-    @Test
-    void aRejectedRecordKeepsItsRawTextForTheDeadLetter() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"binders", "reader"})
+    void aRejectedRecordKeepsItsRawTextForTheDeadLetter(String bindOn) throws Exception {
         Path f = file("raw.xml", 10, "</persons>\n");
         try (StaxRecordSplitter s = StaxRecordSplitter.open(f, PERSON, XmlLimits.DEFAULTS);
-             ConvertedRecords records = plan(2, 100).start(s, "raw.xml", "id", 1 << 20)) {
+             ConvertedRecords records = plan(bindOn, 2, 100).start(s, "raw.xml", "id", 1 << 20)) {
             ConvertedRecords.Converted c;
             do {
                 c = records.next();
@@ -115,11 +128,38 @@ class ConvertedRecordsTest {
         }
     }
 
-    @Test
-    void aFaultComesAfterEveryRecordBeforeItAndStaysThere() throws Exception {
+    /**
+     * A record that binds but whose message is too large is rejected only once its value is written:
+     * on the caller's thread with bind.on=reader, long after the reader has moved on. Its raw text is
+     * read back from the file then, for the dead letter.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"binders", "reader"})
+    void aRecordRejectedAsItsValueIsWrittenKeepsItsRawText(String bindOn) throws Exception {
+        String big = IngestionPipelineTest.person(1).replace("<lastName>L<", "<lastName>" + "L".repeat(3000) + "<");
+        Path f = Files.writeString(dir.resolve("big.xml"), "<persons xmlns=\"urn:xmlingest:sample:persons\">\n"
+                + IngestionPipelineTest.person(0) + big + IngestionPipelineTest.person(2) + "</persons>\n");
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, PERSON, XmlLimits.DEFAULTS);
+             ConvertedRecords records = plan(bindOn, 2, 100, "kafka.max.request.size", "2048").start(s, "big.xml",
+                     "id", 1 << 20)) {
+            assertThat(records.next().message()).isNotNull();
+            ConvertedRecords.Converted c = records.next();
+            assertThat(c.rejected()).hasMessageContaining("record too large to publish")
+                    .hasMessageContaining("big.xml").hasMessageContaining("record index 1")
+                    .hasMessageContaining("kafka.max.request.size");
+            assertThat(c.raw().read(1 << 20).xml()).isEqualTo(big.strip());
+            assertThat(c.raw().read(100).xml()).isNull();
+            assertThat(records.next().message()).isNotNull();
+            assertThat(records.next()).isNull();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"binders", "reader"})
+    void aFaultComesAfterEveryRecordBeforeItAndStaysThere(String bindOn) throws Exception {
         Path f = file("broken.xml", 250, "<person id=\"x\"><firstName>cut");
         try (StaxRecordSplitter s = StaxRecordSplitter.open(f, PERSON, XmlLimits.DEFAULTS);
-             ConvertedRecords records = plan(3, 10).start(s, "broken.xml", "id", 1 << 20)) {
+             ConvertedRecords records = plan(bindOn, 3, 10).start(s, "broken.xml", "id", 1 << 20)) {
             List<String> seen = new ArrayList<>();
             assertThatThrownBy(() -> {
                 while (true) {
@@ -137,11 +177,12 @@ class ConvertedRecordsTest {
      * heap): it was turned into a failed file, which no restart took up again and which said neither
      * where nor why. It now comes out in its place, naming the record, for the worker to count.
      */
-    @Test
-    void anErrorWhileReadingComesOutInItsPlaceNamingTheRecord() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"binders", "reader"})
+    void anErrorWhileReadingComesOutInItsPlaceNamingTheRecord(String bindOn) throws Exception {
         Path f = file("oom.xml", 300, "</persons>\n");
         try (StaxRecordSplitter s = StaxRecordSplitter.open(f, PERSON, XmlLimits.DEFAULTS);
-             ConvertedRecords records = plan(2, 10).start(new CountingSplitter(s, 150), "oom.xml", "id", 1 << 20)) {
+             ConvertedRecords records = plan(bindOn, 2, 10).start(new CountingSplitter(s, 150), "oom.xml", "id", 1 << 20)) {
             List<Long> seen = new ArrayList<>();
             assertThatThrownBy(() -> {
                 while (true) {
@@ -149,9 +190,11 @@ class ConvertedRecordsTest {
                 }
             }).isInstanceOfSatisfying(RecordError.class, e -> {
                 assertThat(e.getCause()).isInstanceOf(OutOfMemoryError.class);
-                assertThat(e.where()).startsWith("while reading file oom.xml, record index 150, line ");
+                // On the reading thread either way, but there it is binding the record.
+                String doing = bindOn.equals("reader") ? "converting" : "reading";
+                assertThat(e.where()).startsWith("while " + doing + " file oom.xml, record index 150, line ");
                 assertThat(e.getMessage()).startsWith("java.lang.OutOfMemoryError: Java heap space (stand-in) while "
-                        + "reading file oom.xml, record index 150, line ");
+                        + doing + " file oom.xml, record index 150, line ");
             });
             assertThat(seen).hasSize(150).last().isEqualTo(149L);
         }
@@ -162,10 +205,11 @@ class ConvertedRecordsTest {
      * before it let the caller have the batch, and the worker waited for ever with the file in hand:
      * not stopped, so its crash was never counted either. The first error now comes out as it is.
      */
-    @Test
-    void anErrorThatCannotBeDescribedInABinderStillStopsTheFile() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"binders", "reader"})
+    void anErrorThatCannotBeDescribedInABinderStillStopsTheFile(String bindOn) throws Exception {
         Path f = parts("parts.xml", 200, 120, "poison");
-        IngestConfig config = partsConfig(2, 10);
+        IngestConfig config = partsConfig(bindOn, 2, 10);
         Undescribable error = new Undescribable();
         Part.Names.error = error;
         try (StaxRecordSplitter splitter = StaxRecordSplitter.open(f, new QName("urn:xmlingest:test:parts", "part"),
@@ -186,12 +230,13 @@ class ConvertedRecordsTest {
         }
     }
 
-    @Test
-    void anErrorThatCannotBeDescribedInTheReaderStillStopsTheFile() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"binders", "reader"})
+    void anErrorThatCannotBeDescribedInTheReaderStillStopsTheFile(String bindOn) throws Exception {
         Path f = file("twice.xml", 300, "</persons>\n");
         Undescribable error = new Undescribable();
         try (StaxRecordSplitter s = StaxRecordSplitter.open(f, PERSON, XmlLimits.DEFAULTS);
-             ConvertedRecords records = plan(2, 10).start(new CountingSplitter(s, 150, error), "twice.xml", "id",
+             ConvertedRecords records = plan(bindOn, 2, 10).start(new CountingSplitter(s, 150, error), "twice.xml", "id",
                      1 << 20)) {
             List<Long> seen = new ArrayList<>();
             Throwable thrown = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> catchThrowable(() -> {
@@ -208,11 +253,12 @@ class ConvertedRecordsTest {
      * Whatever ends the reading thread without a word (here a checked exception no code declares),
      * the caller is not left waiting for a record that will never come: the file stops with an error.
      */
-    @Test
-    void aReadingThreadThatEndsWithoutAWordDoesNotLeaveTheCallerWaiting() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"binders", "reader"})
+    void aReadingThreadThatEndsWithoutAWordDoesNotLeaveTheCallerWaiting(String bindOn) throws Exception {
         Path f = file("silent.xml", 300, "</persons>\n");
         try (StaxRecordSplitter s = StaxRecordSplitter.open(f, PERSON, XmlLimits.DEFAULTS);
-             ConvertedRecords records = plan(2, 10).start(new CountingSplitter(s, 150,
+             ConvertedRecords records = plan(bindOn, 2, 10).start(new CountingSplitter(s, 150,
                      new java.io.IOException("undeclared")), "silent.xml", "id", 1 << 20)) {
             List<Long> seen = new ArrayList<>();
             Throwable thrown = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> catchThrowable(() -> {
@@ -228,13 +274,14 @@ class ConvertedRecordsTest {
         }
     }
 
-    @Test
-    void theReaderRunsAheadOnlyAsFarAsTheBoundsAllow() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"binders", "reader"})
+    void theReaderRunsAheadOnlyAsFarAsTheBoundsAllow(String bindOn) throws Exception {
         Path f = file("bounded.xml", 5000, "</persons>\n");
         try (StaxRecordSplitter s = StaxRecordSplitter.open(f, PERSON, XmlLimits.DEFAULTS)) {
             CountingSplitter counting = new CountingSplitter(s);
             // Pages of 100 records: at most 200 in flight, counted in batches of 64.
-            try (ConvertedRecords records = plan(2, 100).start(counting, "bounded.xml", "id", 1 << 20)) {
+            try (ConvertedRecords records = plan(bindOn, 2, 100).start(counting, "bounded.xml", "id", 1 << 20)) {
                 for (int i = 0; i < 300; i++) {
                     records.next();
                 }
@@ -256,7 +303,7 @@ class ConvertedRecordsTest {
         int count = 2000;
         Path f = parts("stall.xml", count, 0, "stall");
         // Pages of 1,000 records: up to 2,000 in flight.
-        IngestConfig config = partsConfig(1, 1000);
+        IngestConfig config = partsConfig("binders", 1, 1000);
         Part.Names.stall = new java.util.concurrent.CountDownLatch(1);
         try (StaxRecordSplitter splitter = StaxRecordSplitter.open(f, new QName("urn:xmlingest:test:parts", "part"),
                 XmlLimits.DEFAULTS)) {
@@ -285,11 +332,12 @@ class ConvertedRecordsTest {
         }
     }
 
-    @Test
-    void closingMidFileStopsEveryThread() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"binders", "reader"})
+    void closingMidFileStopsEveryThread(String bindOn) throws Exception {
         Path f = file("stop.xml", 5000, "</persons>\n");
         try (StaxRecordSplitter s = StaxRecordSplitter.open(f, PERSON, XmlLimits.DEFAULTS)) {
-            ConvertedRecords records = plan(3, 50).start(s, "stop.xml", "id", 1 << 20);
+            ConvertedRecords records = plan(bindOn, 3, 50).start(s, "stop.xml", "id", 1 << 20);
             records.next();
             records.close();
         }
@@ -353,7 +401,13 @@ class ConvertedRecordsTest {
 
         @Override
         public XMLStreamReader record() {
+            failHere();
             return inner.record();
+        }
+
+        @Override
+        public RawRecord.Source rawLater() {
+            return inner.rawLater();
         }
 
         @Override
@@ -363,10 +417,14 @@ class ConvertedRecordsTest {
 
         @Override
         public CapturedRecord capture() {
+            failHere();
+            return inner.capture();
+        }
+
+        private void failHere() {
             if (inner.position().recordIndex() == failAt) {
                 throw CountingSplitter.<RuntimeException>sneaky(failure);
             }
-            return inner.capture();
         }
 
         @SuppressWarnings("unchecked")
