@@ -91,6 +91,24 @@ class ConvertedRecordsTest {
         return out;
     }
 
+    /**
+     * auto binds on the reading thread on small machines; a record deeper than the default stack
+     * takes keeps the binder threads, whose stacks are sized for it, whatever bind.on says.
+     */
+    @Test
+    void bindOnAutoFollowsTheProcessorsAndDeepRecordsKeepTheBinders() {
+        IngestConfig auto = IngestConfig.of(IngestSettings.ALL, Map.of("topic", "t"));
+        assertThat(ConvertedRecords.Plan.of(auto, IngestionPipeline.model(auto)).bindOnReader()).isEqualTo(
+                Runtime.getRuntime().availableProcessors() <= IngestSettings.BIND_ON_READER_MAX_PROCESSORS);
+        IngestConfig deep = IngestConfig.of(IngestSettings.ALL, Map.of("topic", "t", "bind.on", "reader",
+                "xml.max.depth", "5000"));
+        ConvertedRecords.Plan plan = ConvertedRecords.Plan.of(deep, IngestionPipeline.model(deep));
+        assertThat(plan.bindOnReader()).isFalse();
+        assertThat(ConvertedRecords.binderStackBytes(plan.maxDepth())).isPositive();
+        assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("topic", "t", "bind.on", "caller")))
+                .hasMessageContaining("bind.on");
+    }
+
     @Test
     void recordsComeBackInFileOrderWhateverBindsThem() throws Exception {
         Path f = file("order.xml", 3000, "</persons>\n");
