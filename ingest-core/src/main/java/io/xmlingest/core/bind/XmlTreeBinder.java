@@ -131,6 +131,13 @@ public final class XmlTreeBinder implements RecordBinder<XmlTree> {
                     big.settingKey());
         } catch (XMLStreamException e) {
             throw XmlFaults.notReadable(e, where, record.getLocation());
+        } catch (RuntimeException e) {
+            // Read straight off the parser, a fault in a text is found only as the text is read, and comes
+            // wrapped (Woodstox's lazy exception): it is the file's, as it is when a copy is made.
+            if (e.getCause() instanceof XMLStreamException x) {
+                throw XmlFaults.notReadable(x, where, record.getLocation());
+            }
+            throw e;
         }
     }
 

@@ -21,6 +21,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import javax.xml.stream.XMLStreamException;
 
 /**
  * A file's records, converted to messages on several threads and handed out in file order.
@@ -337,7 +338,18 @@ final class ConvertedRecords implements AutoCloseable {
                         item.rawText = splitter.raw(maxRawBytes);
                     }
                 }
+                if (item.rawText != null && item.rawText.xml() != null) {
+                    batch.cost += costOf(2L * item.rawText.xml().length());
+                }
                 batch.items[batch.size++] = item;
+                if (item.error != null) {
+                    // An Error binding on the reading thread stops reading, as one while reading does; the record
+                    // hands it out in its place.
+                    if (submit(batch)) {
+                        hand(Batch.failed(item.error));
+                    }
+                    return;
+                }
                 reading = null; // an error from here on is in the file between records, not in this one
                 scanNanos += System.nanoTime() - t0;
                 bytesRead = splitter.bytesRead();
@@ -472,13 +484,21 @@ final class ConvertedRecords implements AutoCloseable {
         } catch (RecordRejectedException e) {
             item.rejected = e;
             item.rawText = splitter.raw(maxRawBytes);
+        } catch (FileFailedException e) {
+            // The parser's fault, told by the splitter as it tells a fault met while copying a record.
+            throw e.getCause() instanceof XMLStreamException x ? splitter.fault(x) : e;
         } catch (Error e) {
-            item.error = e; // first, as wrapping it may run out of memory too
-            try {
-                item.error = RecordError.placed(e, () -> "while converting " + locate(p));
-            } catch (Throwable again) {
-                // Out of memory again while describing it: the record keeps the first, as on a binder thread.
-            }
+            place(item, e);
+        }
+    }
+
+    /** Keeps an Error with its record, named where it struck; the first one, should naming it fail too. */
+    private void place(Item item, Error e) {
+        item.error = e; // first, as wrapping it may run out of memory too
+        try {
+            item.error = RecordError.placed(e, () -> "while converting " + locate(item.position));
+        } catch (Throwable again) {
+            // Out of memory again while describing it: the record keeps the first.
         }
     }
 
@@ -493,8 +513,7 @@ final class ConvertedRecords implements AutoCloseable {
         } catch (RecordRejectedException e) {
             item.rejected = e;
         } catch (Error e) {
-            item.error = e; // first, as wrapping it may run out of memory too
-            item.error = RecordError.placed(e, () -> "while converting " + locate(p));
+            place(item, e);
         } catch (RuntimeException e) {
             item.error = e;
         }

@@ -1,7 +1,9 @@
 package io.xmlingest.core.split;
 
+import io.xmlingest.core.error.FileFailedException;
 import java.io.Closeable;
 import java.util.Map;
+import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
 
 /**
@@ -34,6 +36,13 @@ public interface RecordSplitter extends Closeable {
     default RawRecord.Source rawLater() {
         return RawRecord.Source.NONE;
     }
+
+    /**
+     * A fault of the parser met while the caller read the current record through {@link #record()},
+     * told as this splitter tells its own (where in the file, the record, the byte offset where known),
+     * so that a record read straight off the parser fails the file as one copied would.
+     */
+    FileFailedException fault(XMLStreamException e);
 
     /**
      * Where reading could restart at the current record, or null when this splitter cannot tell

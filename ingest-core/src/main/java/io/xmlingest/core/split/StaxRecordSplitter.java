@@ -729,6 +729,11 @@ public final class StaxRecordSplitter implements RecordSplitter {
         }
     }
 
+    @Override
+    public FileFailedException fault(XMLStreamException e) {
+        return failure(e);
+    }
+
     private FileFailedException failure(XMLStreamException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof InvalidEncodingException bad) {

@@ -191,6 +191,50 @@ class ConvertedRecordsTest {
     }
 
     /**
+     * A fault of the XML inside a record stops the file at that record, told the same way whether the
+     * record was copied or bound straight off the parser: a bad character reference, an undeclared
+     * entity and a byte that is not UTF-8, for a model class and for schema-less records. Read off the
+     * parser, the first two surface only as the text is read, wrapped in a runtime exception.
+     */
+    @Test
+    void aFaultInsideARecordStopsTheFileAlikeWhereverItIsBound() throws Exception {
+        String[] faults = {"x &#1; y", "x &foo; y", "x \u00ff y"};
+        for (String recordClass : new String[] {"io.xmlingest.sample.persons.Person", "-"}) {
+            for (String fault : faults) {
+                String bad = IngestionPipelineTest.person(2).replace(">L<", ">" + fault + "<");
+                String xml = "<persons xmlns=\"urn:xmlingest:sample:persons\">\n" + IngestionPipelineTest.person(0)
+                        + IngestionPipelineTest.person(1) + bad + IngestionPipelineTest.person(3) + "</persons>\n";
+                byte[] bytes = xml.getBytes(StandardCharsets.UTF_8);
+                if (fault.contains("\u00ff")) {
+                    // A lone 0xFF byte, not the two bytes UTF-8 writes for U+00FF.
+                    bytes = xml.replace("\u00ff", "\u0001").getBytes(StandardCharsets.UTF_8);
+                    for (int i = 0; i < bytes.length; i++) {
+                        if (bytes[i] == 1) {
+                            bytes[i] = (byte) 0xFF;
+                        }
+                    }
+                }
+                Path f = Files.write(dir.resolve("fault.xml"), bytes);
+                List<String> told = new ArrayList<>();
+                for (String bindOn : new String[] {"binders", "reader"}) {
+                    try (StaxRecordSplitter s = StaxRecordSplitter.open(f, PERSON, XmlLimits.DEFAULTS);
+                         ConvertedRecords records = plan(bindOn, 2, 100, "record.class", recordClass).start(s,
+                                 "fault.xml", "id", 1 << 20)) {
+                        assertThat(records.next().message()).isNotNull();
+                        assertThat(records.next().message()).isNotNull();
+                        Throwable thrown = catchThrowable(records::next);
+                        assertThat(thrown).as(recordClass + " " + fault + " " + bindOn)
+                                .isInstanceOf(FileFailedException.class);
+                        told.add(thrown.getMessage());
+                    }
+                }
+                assertThat(told.get(1)).as(recordClass + " " + fault).isEqualTo(told.get(0))
+                        .contains("fault.xml", "record index 2", "line 4");
+            }
+        }
+    }
+
+    /**
      * An Error is not the file's fault (out of memory while a large record is read, with too small a
      * heap): it was turned into a failed file, which no restart took up again and which said neither
      * where nor why. It now comes out in its place, naming the record, for the worker to count.
@@ -311,6 +355,40 @@ class ConvertedRecordsTest {
     }
 
     /**
+     * Records rejected as they are bound keep their raw text for the dead letters, and that counts
+     * against the heap bound too: 400 records of 100 KB that all fail to bind, none taken, stop the
+     * reader after a few, not after the bound on records in flight (which would hold 40 MB).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"binders", "reader"})
+    void rejectedRecordsHeldForTheirRawTextCountAgainstTheHeapBound(String bindOn) throws Exception {
+        StringBuilder xml = new StringBuilder("<persons xmlns=\"urn:xmlingest:sample:persons\">\n");
+        String filler = "L".repeat(100_000);
+        for (int i = 0; i < 400; i++) {
+            xml.append(IngestionPipelineTest.person(i).replace("<salary>1.00</salary>", "<salary>lots</salary>")
+                    .replace(">L<", ">" + filler + "<"));
+        }
+        Path f = Files.writeString(dir.resolve("heavy.xml"), xml.append("</persons>\n"));
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, PERSON, XmlLimits.DEFAULTS)) {
+            CountingSplitter counting = new CountingSplitter(s);
+            // Up to 2,000 records in flight, but about 2 MB of their heap.
+            try (ConvertedRecords records = plan(bindOn, 1, 1000, "page.max.bytes", "1MiB").start(counting,
+                    "heavy.xml", "id", 1 << 20)) {
+                long seen = -1;
+                long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+                while (counting.found.get() != seen && System.nanoTime() < deadline) {
+                    seen = counting.found.get();
+                    Thread.sleep(300);
+                }
+                assertThat(counting.found.get()).isLessThan(100);
+                ConvertedRecords.Converted c = records.next();
+                assertThat(c.rejected()).isNotNull();
+                assertThat(c.raw().read(1 << 20).xml()).hasSizeGreaterThan(100_000);
+            }
+        }
+    }
+
+    /**
      * Records wait for a binder only a batch or so each: one copied thousands of records before it is
      * bound has left the caches by then, and binding it cost a third more CPU (see ConvertedRecords).
      * A binder held on the first record stops the reader within a few batches, far inside the bound
@@ -426,6 +504,11 @@ class ConvertedRecordsTest {
         @Override
         public RawRecord.Source rawLater() {
             return inner.rawLater();
+        }
+
+        @Override
+        public FileFailedException fault(javax.xml.stream.XMLStreamException e) {
+            return inner.fault(e);
         }
 
         @Override
