@@ -37,10 +37,11 @@ import javax.xml.stream.XMLStreamException;
  * performance section); with more, binder threads go further, as the one reading thread sets the pace.
  *
  * <p>What is in flight is bounded by a count of records and by the heap their copies hold (bound on
- * the reading thread, an estimate from their length); the reader waits when either is reached, so memory does not grow with the file. It also waits while
- * one batch per binder and one more wait for a binder to begin them, so that copies are bound a few
- * batches after they were made, while still in the caches. A fault that stops the file is handed out in its place in the order, after every
- * record before it.
+ * the reading thread, an estimate from their length, and the raw text kept for rejected ones); the
+ * reader waits when either is reached, so memory does not grow with the file. With binder threads it
+ * also waits while one batch per binder and one more wait for a binder to begin them, so that copies
+ * are bound a few batches after they were made, while still in the caches. A fault that stops the
+ * file is handed out in its place in the order, after every record before it.
  */
 final class ConvertedRecords implements AutoCloseable {
 

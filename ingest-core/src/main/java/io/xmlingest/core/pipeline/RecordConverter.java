@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * Turns one split record into a message: bind, key, serialize, and check that Kafka will take
  * it. Everything that can go wrong here is the record's fault and rejects it alone. Both the
  * plain and the transactional pipeline use it, so a record is judged the same way by either.
- * One per binder thread.
+ * One per thread that converts (each binder thread; or the reading thread, which binds, and the
+ * caller, which writes the values).
  */
 final class RecordConverter {
 
