@@ -166,8 +166,7 @@ public final class CpuPerRecord {
         if (only != null && only.contains("bindonreaderkafka")) {
             // Alone in its JVM, as the worker is: in ceiling it shares JAXB's call sites with the study's variants.
             String bootstrap = settings.get("bootstrap");
-            try (EmbeddedKafkaBroker broker = bootstrap != null ? null
-                    : EmbeddedKafkaBroker.start(Files.createTempDirectory("cpu-kafka"), "127.0.0.1", 0);
+            try (EmbeddedKafkaBroker broker = brokerUnless(bootstrap);
                  KafkaSink sink = new KafkaSink(broker == null ? bootstrap : broker.bootstrapServers())) {
                 time("strict: our splitter and strict binder on one thread, JSON and sends on another, alone", reps,
                         () -> SplitCeilings.bindOnReader(file, context, sink));
@@ -204,8 +203,7 @@ public final class CpuPerRecord {
         }
         if (only == null || only.contains("worker")) {
             String elsewhere = settings.get("bootstrap");
-            try (EmbeddedKafkaBroker broker = elsewhere != null ? null
-                    : EmbeddedKafkaBroker.start(Files.createTempDirectory("cpu-kafka"), "127.0.0.1", 0)) {
+            try (EmbeddedKafkaBroker broker = brokerUnless(elsewhere)) {
                 String fileId = FileIdentity.sha256(file);
                 long bytes = Files.size(file);
                 String bootstrap = broker == null ? elsewhere : broker.bootstrapServers();
@@ -227,11 +225,16 @@ public final class CpuPerRecord {
         }
     }
 
+    /** A broker started in this JVM, or null when one runs elsewhere at {@code bootstrap}. */
+    private static EmbeddedKafkaBroker brokerUnless(String bootstrap) throws Exception {
+        return bootstrap != null ? null
+                : EmbeddedKafkaBroker.start(Files.createTempDirectory("cpu-kafka"), "127.0.0.1", 0);
+    }
+
     /** The study's work split over threads into Kafka, with none of the worker's checks or transactions. */
     private static void ceilings(Path file, JAXBContext context, int reps, int threads, String bootstrap)
             throws Exception {
-        EmbeddedKafkaBroker broker = bootstrap != null ? null
-                : EmbeddedKafkaBroker.start(Files.createTempDirectory("cpu-kafka"), "127.0.0.1", 0);
+        EmbeddedKafkaBroker broker = brokerUnless(bootstrap);
         String where = broker == null ? " (broker elsewhere)" : " (broker in this JVM)";
         try (KafkaSink sink = new KafkaSink(broker == null ? bootstrap : broker.bootstrapServers())) {
             time("ceiling: lenient reparse on " + threads + " binder threads, into Kafka" + where, reps,

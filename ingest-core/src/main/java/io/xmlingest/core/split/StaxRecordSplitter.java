@@ -569,14 +569,14 @@ public final class StaxRecordSplitter implements RecordSplitter {
             throw new IllegalStateException("the record was not read to its end tag");
         }
         long start = position().byteOffset();
-        long endChar;
+        long lastByte;
+        long chars;
         try {
-            endChar = cursor.getLocationInfo().getEndingCharOffset();
+            lastByte = lastByteOfRecord(start);
+            chars = cursor.getLocationInfo().getEndingCharOffset() - fragmentStart;
         } catch (XMLStreamException e) {
             throw failure(e);
         }
-        long lastByte = start < 0 ? -1 : bytes.byteOffsetOf(endChar - 1 - charBase);
-        long chars = endChar - fragmentStart;
         return new RawRecord.Source() {
             @Override
             public RawRecord read(long maxBytes) {
@@ -614,9 +614,8 @@ public final class StaxRecordSplitter implements RecordSplitter {
                 events.add(cursor, cursor.getLocationInfo().getStartingCharOffset() - startChar);
             }
             long start = position.byteOffset();
-            long lastChar = cursor.getLocationInfo().getEndingCharOffset() - 1 - charBase;
-            long lastByte = start < 0 ? -1 : bytes.byteOffsetOf(lastChar);
-            long end = lastByte < 0 ? -1 : lastByte + (charset.name().startsWith("UTF-16") ? 2 : 1);
+            long lastByte = lastByteOfRecord(start);
+            long end = lastByte < 0 ? -1 : endAfter(lastByte);
             long length = end < 0 ? -1 : end - start;
             CapturedRecord.RecordText text = file == null || length < 0 ? CapturedRecord.RecordText.NONE
                     : () -> readBack(start, end);
@@ -680,19 +679,28 @@ public final class StaxRecordSplitter implements RecordSplitter {
             if (inRecord) {
                 skipRestOfRecord();
             }
-            long lastChar = cursor.getLocationInfo().getEndingCharOffset() - 1 - charBase;
-            return raw(start, bytes.byteOffsetOf(lastChar), maxBytes);
+            return raw(start, lastByteOfRecord(start), maxBytes);
         } catch (XMLStreamException e) {
             throw failure(e);
         }
+    }
+
+    /** The file offset of the last byte of the record the cursor is on the end tag of; -1 when unknown. */
+    private long lastByteOfRecord(long start) throws XMLStreamException {
+        return start < 0 ? -1 : bytes.byteOffsetOf(cursor.getLocationInfo().getEndingCharOffset() - 1 - charBase);
+    }
+
+    /** The offset just after a record whose last byte is at {@code lastByte}. */
+    private long endAfter(long lastByte) {
+        // The record ends with '>', one code unit wide in every encoding this reads.
+        return lastByte + (charset.name().startsWith("UTF-16") ? 2 : 1);
     }
 
     private RawRecord raw(long start, long lastByte, long maxBytes) {
         if (start < 0 || lastByte < 0) {
             return new RawRecord(start, -1, null);
         }
-        // The record ends with '>', one code unit wide in every encoding this reads.
-        long end = lastByte + (charset.name().startsWith("UTF-16") ? 2 : 1);
+        long end = endAfter(lastByte);
         long length = end - start;
         if (file == null || length > maxBytes) {
             return new RawRecord(start, length, null);

@@ -374,12 +374,7 @@ class ConvertedRecordsTest {
             // Up to 2,000 records in flight, but about 2 MB of their heap.
             try (ConvertedRecords records = plan(bindOn, 1, 1000, "page.max.bytes", "1MiB").start(counting,
                     "heavy.xml", "id", 1 << 20)) {
-                long seen = -1;
-                long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-                while (counting.found.get() != seen && System.nanoTime() < deadline) {
-                    seen = counting.found.get();
-                    Thread.sleep(300);
-                }
+                untilTheReaderStops(counting);
                 assertThat(counting.found.get()).isLessThan(100);
                 ConvertedRecords.Converted c = records.next();
                 assertThat(c.rejected()).isNotNull();
@@ -406,13 +401,7 @@ class ConvertedRecordsTest {
             CountingSplitter counting = new CountingSplitter(splitter);
             try (ConvertedRecords records = ConvertedRecords.Plan.of(config, RecordModel.of(config))
                     .start(counting, "stall.xml", "id", 1 << 20)) {
-                // Until the reader stops: its count unchanged over 300 ms.
-                long seen = -1;
-                long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-                while (counting.found.get() != seen && System.nanoTime() < deadline) {
-                    seen = counting.found.get();
-                    Thread.sleep(300);
-                }
+                untilTheReaderStops(counting);
                 // The held batch, the binder count plus one waiting, and the one being filled.
                 assertThat(counting.found.get()).isGreaterThan(ConvertedRecords.BATCH_RECORDS)
                         .isLessThanOrEqualTo(4L * ConvertedRecords.BATCH_RECORDS);
@@ -439,6 +428,16 @@ class ConvertedRecordsTest {
         }
         assertThat(Thread.getAllStackTraces().keySet()).noneMatch(
                 t -> t.getName().startsWith("xmlingest-") && t.isAlive());
+    }
+
+    /** Waits until the reader stops: its count unchanged over 300 ms (at most 20 s). */
+    private static void untilTheReaderStops(CountingSplitter counting) throws InterruptedException {
+        long seen = -1;
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (counting.found.get() != seen && System.nanoTime() < deadline) {
+            seen = counting.found.get();
+            Thread.sleep(300);
+        }
     }
 
     /** Stands in for an error met with memory short: describing it runs out of memory again, the first time. */
