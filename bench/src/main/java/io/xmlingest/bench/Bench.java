@@ -71,7 +71,8 @@ public final class Bench {
                         }
                         Strategies.Entry s = plan.strategies().get(k);
                         Measurement m = jvm.run(s.name(), file, size, plan.warmups(), plan.runs(), plan.heap(),
-                                s.needsBroker() ? broker.bootstrapServers() : null);
+                                s.needsBroker() ? broker.bootstrapServers() : null,
+                                plan.heapScaling() ? HeapScaling.LIVE_POINTS : 0);
                         rounds.get(k).add(m);
                         log.println((plan.rounds() > 1 ? "round " + round + ": " : "") + describe(m));
                     }

@@ -31,6 +31,12 @@ final class ForkedJvm {
 
     Measurement run(String strategy, Path file, long records, int warmups, int runs, String heap, String bootstrap)
             throws IOException, InterruptedException {
+        return run(strategy, file, records, warmups, runs, heap, bootstrap, 0);
+    }
+
+    /** As {@link #run}, with the live heap read at {@code livePoints} fixed points of each counted run (see {@link LiveHeapSampler}). */
+    Measurement run(String strategy, Path file, long records, int warmups, int runs, String heap, String bootstrap,
+                    int livePoints) throws IOException, InterruptedException {
         long fileBytes = Files.size(file);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Files.createDirectories(workDir);
@@ -39,7 +45,8 @@ final class ForkedJvm {
         Process p = new ProcessBuilder(List.of(java, "-Xmx" + heap, GC, "-XX:+ExitOnOutOfMemoryError",
                 "-Djava.awt.headless=true", "-cp", System.getProperty("java.class.path"),
                 StrategyRunner.class.getName(), strategy, file.toString(), Long.toString(records),
-                Integer.toString(warmups), Integer.toString(runs), bootstrap == null ? "-" : bootstrap))
+                Integer.toString(warmups), Integer.toString(runs), bootstrap == null ? "-" : bootstrap,
+                Integer.toString(livePoints)))
                 .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         try {
             if (!p.waitFor(timeoutMinutes, TimeUnit.MINUTES)) {
@@ -71,7 +78,8 @@ final class ForkedJvm {
         return new Measurement(n.get("strategy").asText(), size, fileBytes, Measurement.Status.OK, null, heap,
                 n.get("records").asLong(), ResultsJson.longs(n.get("nanos")), ResultsJson.longs(n.get("allocated")),
                 n.get("peakHeapUsed").asLong(), n.get("peakLiveHeap").asLong(), n.get("maxRss").asLong(),
-                ResultsJson.phases(n.get("phases")), n.hasNonNull("verified") ? n.get("verified").asText() : null);
+                ResultsJson.phases(n.get("phases")), n.hasNonNull("verified") ? n.get("verified").asText() : null,
+                n.path("sampledLiveHeap").asLong(0), n.path("liveSamples").asInt(0));
     }
 
     /** Which memory ran out ("Java heap space", "Metaspace", "Direct buffer memory"...), as the JVM words it. */

@@ -14,10 +14,22 @@ import java.util.Map;
  * @param maxRss       the forked JVM's peak resident set
  * @param phases       the pipeline's own phase timers in the median run (ours only), seconds by phase
  * @param verified     what the strategy checked after every run (the exactly-once check), as found in the last; null if nothing
+ * @param sampledLiveHeap largest heap in use after the collections forced at fixed points of the counted runs
+ *                     ({@link LiveHeapSampler}); 0 if none was forced
+ * @param liveSamples  how many collections were forced for {@code sampledLiveHeap}
  */
 public record Measurement(String strategy, long size, long fileBytes, Status status, String reason, String heap,
                           long records, long[] nanos, long[] allocated, long peakHeapUsed, long peakLiveHeap,
-                          long maxRss, Map<String, Double> phases, String verified) {
+                          long maxRss, Map<String, Double> phases, String verified, long sampledLiveHeap,
+                          int liveSamples) {
+
+    /** Without live heap samples: what every run outside the heap-scaling mode measures. */
+    public Measurement(String strategy, long size, long fileBytes, Status status, String reason, String heap,
+                       long records, long[] nanos, long[] allocated, long peakHeapUsed, long peakLiveHeap,
+                       long maxRss, Map<String, Double> phases, String verified) {
+        this(strategy, size, fileBytes, status, reason, heap, records, nanos, allocated, peakHeapUsed, peakLiveHeap,
+                maxRss, phases, verified, 0, 0);
+    }
 
     public enum Status { OK, FAILED, OUT_OF_MEMORY }
 
@@ -59,7 +71,9 @@ public record Measurement(String strategy, long size, long fileBytes, Status sta
                 rounds.stream().mapToLong(Measurement::peakHeapUsed).max().orElse(0),
                 rounds.stream().mapToLong(Measurement::peakLiveHeap).max().orElse(0),
                 rounds.stream().mapToLong(Measurement::maxRss).max().orElse(0),
-                nearest.phases(), rounds.get(rounds.size() - 1).verified());
+                nearest.phases(), rounds.get(rounds.size() - 1).verified(),
+                rounds.stream().mapToLong(Measurement::sampledLiveHeap).max().orElse(0),
+                rounds.stream().mapToInt(Measurement::liveSamples).sum());
     }
 
     public boolean ok() {

@@ -23,16 +23,11 @@ import javax.management.openmbean.CompositeData;
  */
 final class MemoryWatch {
 
-    private final Set<String> heapPools = new HashSet<>();
+    private final Set<String> heapPools = heapPoolNames();
     private final AtomicLong peakLive = new AtomicLong();
     private final AtomicLong peakLiveMajor = new AtomicLong();
 
     MemoryWatch() {
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == MemoryType.HEAP) {
-                heapPools.add(pool.getName());
-            }
-        }
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             if (gc instanceof NotificationEmitter emitter) {
                 emitter.addNotificationListener((notification, handback) -> {
@@ -55,6 +50,17 @@ final class MemoryWatch {
                 }, null, null);
             }
         }
+    }
+
+    /** The names of this JVM's heap pools, as a collection's usage before and after is keyed. */
+    static Set<String> heapPoolNames() {
+        Set<String> names = new HashSet<>();
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.HEAP) {
+                names.add(pool.getName());
+            }
+        }
+        return names;
     }
 
     /** Forgets the peaks so far (after warm-up). */

@@ -54,7 +54,8 @@ final class ResultsJson {
                     Measurement.Status.valueOf(m.get("status").asText()), m.get("reason").isNull() ? null : m.get("reason").asText(),
                     m.get("heap").asText(), m.get("records").asLong(), longs(m.get("nanos")), longs(m.get("allocated")),
                     m.get("peakHeapUsed").asLong(), m.get("peakLiveHeap").asLong(), m.get("maxRss").asLong(), phases(m.get("phases")),
-                    m.hasNonNull("verified") ? m.get("verified").asText() : null));
+                    m.hasNonNull("verified") ? m.get("verified").asText() : null, m.path("sampledLiveHeap").asLong(0),
+                    m.path("liveSamples").asInt(0)));
         }
         List<HeapSearch> searches = new ArrayList<>();
         for (JsonNode h : root.get("heapSearches")) {

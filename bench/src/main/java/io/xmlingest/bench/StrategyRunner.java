@@ -23,7 +23,11 @@ public final class StrategyRunner {
     private StrategyRunner() {
     }
 
-    /** Arguments: strategy, file, expected records, warm-ups, counted runs, bootstrap servers or "-". */
+    /**
+     * Arguments: strategy, file, expected records, warm-ups, counted runs, bootstrap servers or "-", and
+     * optionally the points of each counted run at which to force a full collection and read the live
+     * heap (0, the default, forces none: the collections would cost the timed runs).
+     */
     public static void main(String[] args) {
         int exit = 0;
         try {
@@ -44,6 +48,7 @@ public final class StrategyRunner {
         int warmups = Integer.parseInt(args[3]);
         int runs = Integer.parseInt(args[4]);
         String bootstrap = "-".equals(args[5]) ? null : args[5];
+        int livePoints = args.length > 6 ? Integer.parseInt(args[6]) : 0;
 
         MemoryWatch memory = new MemoryWatch();
         Strategy strategy = Strategies.get(name).create().get();
@@ -56,20 +61,29 @@ public final class StrategyRunner {
         List<PhaseTimes> phases = new ArrayList<>();
         long peakHeap = 0;
         long peakLive = 0;
+        long sampledLive = 0;
+        int liveSamples = 0;
         long records = -1;
         String verified = null;
         for (int i = 0; i < runs; i++) {
             // Peaks cover prepare and run, as a worker holds both; the bench's own checking afterwards is not counted.
             memory.reset();
-            strategy.prepare(file, context);
+            LiveHeapSampler sampler = livePoints > 0 ? LiveHeapSampler.forced(expected, livePoints) : null;
+            Strategy.Context counted = sampler == null ? context
+                    : new Strategy.Context(expected, bootstrap, sampler);
+            strategy.prepare(file, counted);
             long a = MemoryWatch.allocatedBytes();
             long t = System.nanoTime();
-            Strategy.Outcome outcome = strategy.run(file, context);
+            Strategy.Outcome outcome = strategy.run(file, counted);
             nanos.add(System.nanoTime() - t);
             allocated.add(MemoryWatch.allocatedBytes() - a);
             peakHeap = Math.max(peakHeap, memory.peakHeapUsed());
             peakLive = Math.max(peakLive, memory.peakLiveHeap());
-            verified = finish(strategy, file, context, outcome, expected).orElse(null);
+            if (sampler != null) {
+                sampledLive = Math.max(sampledLive, sampler.largest());
+                liveSamples += sampler.taken();
+            }
+            verified = finish(strategy, file, counted, outcome, expected).orElse(null);
             records = outcome.records();
             phases.add(outcome.phases());
         }
@@ -81,6 +95,8 @@ public final class StrategyRunner {
         result.put("peakHeapUsed", peakHeap);
         result.put("peakLiveHeap", peakLive);
         result.put("maxRss", MemoryWatch.maxRss());
+        result.put("sampledLiveHeap", sampledLive);
+        result.put("liveSamples", liveSamples);
         result.put("phases", medianPhases(nanos, phases));
         if (verified != null) {
             result.put("verified", verified);

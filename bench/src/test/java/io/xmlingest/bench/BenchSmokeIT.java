@@ -90,6 +90,9 @@ class BenchSmokeIT {
             assertThat(m.records()).isEqualTo(m.size());
             assertThat(m.verified()).startsWith(String.format(java.util.Locale.ROOT, "%,d messages with %,d distinct", m.size(), m.size()));
             assertThat(m.peakHeapUsed()).isPositive();
+            // The worker's commits reach the sampler: at least the last passes every point left.
+            assertThat(m.liveSamples()).isBetween(1, HeapScaling.LIVE_POINTS);
+            assertThat(m.sampledLiveHeap()).isPositive().isLessThan(64L << 20);
         }
         String report = Files.readString(out.resolve("report.md"));
         assertThat(report).contains("## Peak heap by file size (-Xmx64m)").contains("| ours-exactly-once | 1,000 | 0 | completed |")

@@ -164,8 +164,8 @@ class ReportTest {
                 withHeap("ours-exactly-once", 10_000_000, 250, 62, 33, null));
         String report = Report.full(flat);
         assertThat(report).contains("## Peak heap by file size (-Xmx64m)")
-                .contains("| ours-exactly-once | 100,000 | 41 | completed | 3.0 | 33,333 | 60 | 30 | 150 |")
-                .contains("| ours-exactly-once | 10,000,000 | 4130 | completed | 250.0 | 40,000 | 62 | 33 | 150 |")
+                .contains("| ours-exactly-once | 100,000 | 41 | completed | 3.0 | 33,333 | 60 | - | 0 | 30 | 150 |")
+                .contains("| ours-exactly-once | 10,000,000 | 4130 | completed | 250.0 | 40,000 | 62 | - | 0 | 33 | 150 |")
                 .contains("ours-exactly-once completed every size within -Xmx64m; at 10,000,000 records vs 100,000: "
                         + "peak heap **1.03x**, live heap **1.10x**: target met");
         assertThat(HeapScaling.readmeSection(flat, "r.md")).contains("2026-11-23").contains("2 cores, test machine")
@@ -184,6 +184,41 @@ class ReportTest {
         Path file = dir.resolve("scaling.json");
         ResultsJson.write(flat, file);
         assertThat(Report.full(ResultsJson.read(file))).isEqualTo(report);
+    }
+
+    private static Measurement sampled(long size, long liveAnyMb, long liveAtPointsMb, int points) {
+        Measurement m = withHeap("ours-exactly-once", size, size / 100_000, 63, liveAnyMb, null);
+        return new Measurement(m.strategy(), m.size(), m.fileBytes(), m.status(), m.reason(), m.heap(), m.records(), m.nanos(),
+                m.allocated(), m.peakHeapUsed(), m.peakLiveHeap(), m.maxRss(), m.phases(), m.verified(), liveAtPointsMb << 20,
+                points);
+    }
+
+    /**
+     * The live heap at fixed points is what is compared when every size has it: a short run whose only full
+     * collection fell at start-up (8 MB) against long runs with hundreds (18 MB) is not growth with the file.
+     */
+    @Test
+    void heapScalingComparesTheLiveHeapAtFixedPointsWhenSampled() throws Exception {
+        Bench.Results r = scaling(sampled(100_000, 8, 18, 7), sampled(1_000_000, 17, 19, 10), sampled(10_000_000, 18, 20, 10));
+        String report = Report.full(r);
+        assertThat(report)
+                .contains("| ours-exactly-once | 100,000 | 41 | completed | 1.0 | 100,000 | 63 | 18 | 7 | 8 | 150 |")
+                .contains("| ours-exactly-once | 10,000,000 | 4130 | completed | 100.0 | 100,000 | 63 | 20 | 10 | 18 | 150 |")
+                .contains("at 10,000,000 records vs 100,000: peak heap **1.00x**, live heap at points **1.11x**: target met");
+        // Growth between the points is still caught, whatever any full GC found.
+        Bench.Results growing = scaling(sampled(100_000, 18, 10, 7), sampled(1_000_000, 18, 14, 10),
+                sampled(10_000_000, 18, 13, 10));
+        assertThat(Report.full(growing)).contains("live heap at points **1.30x**: target missed");
+        // Unsampled at one size: judged on any full GC, as results from before sampling were (18 / 8 MB).
+        Bench.Results mixed = scaling(withHeap("ours-exactly-once", 100_000, 1, 63, 8, null), sampled(1_000_000, 17, 19, 10),
+                sampled(10_000_000, 18, 20, 10));
+        assertThat(Report.full(mixed)).contains("peak heap **1.00x**, live heap **2.25x**: target missed");
+
+        Path file = dir.resolve("sampled.json");
+        ResultsJson.write(r, file);
+        Bench.Results back = ResultsJson.read(file);
+        assertThat(back.measurements()).extracting(Measurement::liveSamples).containsExactly(7, 10, 10);
+        assertThat(Report.full(back)).isEqualTo(report);
     }
 
     @Test

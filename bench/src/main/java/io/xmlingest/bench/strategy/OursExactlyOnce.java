@@ -117,7 +117,9 @@ final class OursExactlyOnce implements Strategy {
                 config.get(IngestSettings.DECOMPRESSED_MAX_BYTES), () -> false);
         long identify = System.nanoTime() - t0;
         FileJob job = new FileJob(input, input.getFileName().toString(), fileId, Files.size(input), null);
-        FileOutcome out = ingestion.ingest(job, session.publisher(), IngestListener.NONE, () -> false);
+        FileOutcome out = ingestion.ingest(job, session.publisher(),
+                IngestListener.onCommit(IngestListener.NONE, checkpoint -> context.progress().accept(checkpoint.records())),
+                () -> false);
         if (out.ending() != FileOutcome.Ending.COMPLETED) {
             throw new IllegalStateException(file + " ended " + out.ending() + " after " + out.checkpoint().records()
                     + " records" + (out.failure() == null ? "" : ": " + out.failure().getMessage()), out.failure());

@@ -3,6 +3,7 @@ package io.xmlingest.bench.strategy;
 import io.xmlingest.core.pipeline.PhaseTimes;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.LongConsumer;
 
 /**
  * One way of reading a persons file, measured by the bench. A strategy is created fresh in its
@@ -16,8 +17,17 @@ public interface Strategy {
     record Outcome(long records, long checksum, PhaseTimes phases) {
     }
 
-    /** What a run may need besides the file. */
-    record Context(long expectedRecords, String bootstrapServers) {
+    /**
+     * What a run may need besides the file.
+     *
+     * @param progress told how many records are done as a run goes on, by strategies that know (the worker
+     *                 path, at each commit); the bench samples the live heap there
+     */
+    record Context(long expectedRecords, String bootstrapServers, LongConsumer progress) {
+
+        public Context(long expectedRecords, String bootstrapServers) {
+            this(expectedRecords, bootstrapServers, records -> { });
+        }
     }
 
     default void prepare(Path file, Context context) throws Exception {

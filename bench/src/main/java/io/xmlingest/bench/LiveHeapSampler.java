@@ -1,0 +1,96 @@
+package io.xmlingest.bench;
+
+import com.sun.management.GcInfo;
+import java.lang.management.ManagementFactory;
+import java.util.Set;
+import java.util.function.LongConsumer;
+import java.util.function.LongSupplier;
+
+/**
+ * The live heap at fixed points of a run, for comparing files of different sizes: a full
+ * collection is forced at the first progress report past each of {@code points} evenly spaced
+ * fractions of the records, and the heap still in use after it is kept.
+ *
+ * <p>The largest heap after whichever full collections happen to run cannot compare sizes: a
+ * 10M-record run has hundreds of them while records are in flight, a 100k-record run one or two,
+ * and in one 100k run at -Xmx64m the only one fell during start-up (8 MB live, where the same
+ * file's next full collection in another run found 18 MB). Here every size gets the same points,
+ * or fewer when a small file's reports come more than a fraction apart, which can only make the
+ * small file's figure lower and the comparison harder to pass.
+ */
+final class LiveHeapSampler implements LongConsumer {
+
+    private final long expected;
+    private final int points;
+    private final LongSupplier collect;
+    private int next;
+    private int taken;
+    private long largest;
+
+    /**
+     * @param expected the run's records
+     * @param points   how many fractions to sample at: the k-th of them at (2k+1)/(2 points) of the records
+     * @param collect  forces a full collection and returns the heap in use right after it
+     */
+    LiveHeapSampler(long expected, int points, LongSupplier collect) {
+        if (points < 1 || expected < 1) {
+            throw new IllegalArgumentException("need at least one point and one record, not " + points + " and " + expected);
+        }
+        this.expected = expected;
+        this.points = points;
+        this.collect = collect;
+    }
+
+    /** Forcing real full collections: System.gc(), which the bench's collectors all honour. */
+    static LiveHeapSampler forced(long expected, int points) {
+        return new LiveHeapSampler(expected, points, LiveHeapSampler::collectNow);
+    }
+
+    /** Progress: {@code records} of the run are done. One collection covers every point it passed. */
+    @Override
+    public synchronized void accept(long records) {
+        boolean due = false;
+        while (next < points && records >= threshold(next)) {
+            next++;
+            due = true;
+        }
+        if (due) {
+            largest = Math.max(largest, collect.getAsLong());
+            taken++;
+        }
+    }
+
+    long threshold(int k) {
+        return Math.max(1, (long) Math.ceil((2.0 * k + 1) * expected / (2.0 * points)));
+    }
+
+    /** The largest heap found in use after the forced collections; 0 if none was taken. */
+    synchronized long largest() {
+        return largest;
+    }
+
+    /** How many collections were forced. */
+    synchronized int taken() {
+        return taken;
+    }
+
+    private static long collectNow() {
+        System.gc();
+        // The parallel collector scavenges the young generation before a full collection; the full one ends last.
+        GcInfo latest = null;
+        for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            if (gc instanceof com.sun.management.GarbageCollectorMXBean g) {
+                GcInfo info = g.getLastGcInfo();
+                if (info != null && (latest == null || info.getEndTime() >= latest.getEndTime())) {
+                    latest = info;
+                }
+            }
+        }
+        if (latest == null) {
+            throw new IllegalStateException("no collector reports its last collection, so the live heap cannot be read");
+        }
+        Set<String> heap = MemoryWatch.heapPoolNames();
+        return latest.getMemoryUsageAfterGc().entrySet().stream().filter(e -> heap.contains(e.getKey()))
+                .mapToLong(e -> e.getValue().getUsed()).sum();
+    }
+}
