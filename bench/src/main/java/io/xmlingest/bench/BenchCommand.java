@@ -8,7 +8,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
 
 /** {@code java -jar bench.jar}: the speed-and-memory study, written as a Markdown report with charts. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
@@ -45,7 +48,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--rounds", description = "Rounds in which the strategies take turns, each strategy forked again in "
             + "every round with its warm-ups and --runs counted runs; its figures are those of all rounds. Spreads the "
-            + "host's drifting load over every strategy, for ratios that hold. The speed study only (default: ${DEFAULT-VALUE}).")
+            + "host's drifting load over every strategy, for ratios that hold. With --heap-scaling, each size runs "
+            + "once in every round and its heap figures are the largest (default: ${DEFAULT-VALUE}).")
     int rounds = 1;
 
     @Option(names = "--warmups", description = "Warm-up runs before counting (default: ${DEFAULT-VALUE}).")
@@ -55,8 +59,9 @@ public final class BenchCommand implements Callable<Integer> {
     String heap;
 
     @Option(names = "--heap-scaling", split = ",", paramLabel = "SIZES",
-            description = "Instead of the speed study: run each strategy (default: ours-exactly-once) once per size, "
-                    + "no warm-up, each in a JVM with the same small -Xmx, and report peak heap by size.")
+            description = "Instead of the speed study: run each strategy (default: ours-exactly-once) once per size "
+                    + "and round, no warm-up, each in a JVM with the same small -Xmx, and report peak heap and the live "
+                    + "heap at ten fixed points of the records by size.")
     List<Long> heapScaling;
 
     @Option(names = "--out", description = "Report directory (default: ${DEFAULT-VALUE}).")
@@ -78,12 +83,16 @@ public final class BenchCommand implements Callable<Integer> {
                     + "or with --heap-scaling between its bench-heap-scaling markers.")
     Path readme;
 
+    @Spec
+    CommandSpec spec;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new BenchCommand()).execute(args));
     }
 
     @Override
     public Integer call() throws Exception {
+        rejectWhatTheModeIgnores();
         Files.createDirectories(out);
         if (valueFormats) {
             return valueFormats();
@@ -122,17 +131,46 @@ public final class BenchCommand implements Callable<Integer> {
         return 0;
     }
 
-    private Bench.Plan plan() {
+    /**
+     * An option a mode would not use is refused, naming the mode, rather than ignored: a user who asked
+     * for three rounds of a heap-scaling run, say, must not read a report of one as if it were three.
+     */
+    private void rejectWhatTheModeIgnores() {
         if (rounds < 1) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--rounds must be at least 1, not " + rounds);
+            throw new CommandLine.ParameterException(spec.commandLine(), "--rounds must be at least 1, not " + rounds);
         }
+        if (from != null) {
+            reject("--from draws the report again from results.json and measures nothing", "--sizes", "--strategies",
+                    "--runs", "--rounds", "--warmups", "--heap", "--heap-scaling", "--value-formats", "--records",
+                    "--data", "--no-heap-search");
+        } else if (valueFormats) {
+            reject("--value-formats measures --records persons with its own formats", "--sizes", "--strategies",
+                    "--rounds", "--warmups", "--heap-scaling", "--no-heap-search");
+        } else if (heapScaling != null) {
+            reject("--heap-scaling runs each size once per round, with no warm-up, at the sizes it is given", "--sizes",
+                    "--runs", "--warmups", "--records", "--no-heap-search");
+        } else {
+            reject("the speed study measures --sizes", "--records");
+        }
+    }
+
+    private void reject(String mode, String... options) {
+        ParseResult parsed = spec.commandLine().getParseResult();
+        for (String option : options) {
+            if (parsed.hasMatchedOption(option)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), option + " has no effect here: " + mode);
+            }
+        }
+    }
+
+    private Bench.Plan plan() {
         boolean scaling = heapScaling != null;
         List<Strategies.Entry> chosen = strategies != null ? strategies.stream().map(Strategies::get).toList()
                 : scaling ? List.of(Strategies.get(EXACTLY_ONCE)) : Strategies.all();
         String xmx = heap != null ? heap : scaling ? "64m" : "2g";
         if (scaling) {
-            // One run per size and no warm-up: what is measured is whether a file fits, not how fast it goes.
-            return new Bench.Plan(heapScaling, chosen, 0, 1, 1, xmx, data, out.resolve("work"), false, true);
+            // One run per size and round, no warm-up: what is measured is whether a file fits, not how fast it goes.
+            return new Bench.Plan(heapScaling, chosen, 0, 1, rounds, xmx, data, out.resolve("work"), false, true);
         }
         return new Bench.Plan(sizes, chosen, warmups, runs != null ? runs : 5, rounds, xmx, data, out.resolve("work"),
                 heapSearch, false);
