@@ -483,7 +483,8 @@ final class ConvertedRecords implements AutoCloseable {
             // What a record holds once bound and written is about its text as UTF-16, twice.
             batch.cost += costOf(4 * item.source.chars());
         } catch (RecordRejectedException e) {
-            item.rejected = e;
+            RecordRejectedException tooLarge = splitter.restTooLarge();
+            item.rejected = tooLarge != null ? tooLarge : e;
             item.rawText = splitter.raw(maxRawBytes);
         } catch (FileFailedException e) {
             // The parser's fault, told by the splitter as it tells a fault met while copying a record.

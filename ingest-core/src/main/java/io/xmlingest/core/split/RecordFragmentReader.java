@@ -23,6 +23,7 @@ final class RecordFragmentReader extends StreamReaderDelegate {
     private int depth;
     private boolean atEndTag;
     private boolean ended;
+    private boolean tooLarge;
     private long startChar;
     private OuterNamespaces outer;
 
@@ -82,7 +83,13 @@ final class RecordFragmentReader extends StreamReaderDelegate {
         depth = 1;
         atEndTag = false;
         ended = false;
+        tooLarge = false;
         this.startChar = startChar;
+    }
+
+    /** True once this record was found larger than the limit (and an {@link OversizedRecordException} thrown). */
+    boolean foundTooLarge() {
+        return tooLarge;
     }
 
     /** True once the record's end tag has been read through this view. */
@@ -125,6 +132,7 @@ final class RecordFragmentReader extends StreamReaderDelegate {
         // Woodstox's long offsets: StAX's int offsets overflow past 2 GB, and such files are our business.
         long offset = file.getLocationInfo().getStartingCharOffset();
         if (startChar >= 0 && offset >= 0 && offset - startChar > maxChars) {
+            tooLarge = true;
             throw new OversizedRecordException("record larger than " + maxChars + " characters", getLocation(),
                     IngestSettings.XML_MAX_RECORD_SIZE.key());
         }
@@ -134,6 +142,7 @@ final class RecordFragmentReader extends StreamReaderDelegate {
     private void checkWholeSize() throws XMLStreamException {
         long end = file.getLocationInfo().getEndingCharOffset();
         if (startChar >= 0 && end >= 0 && end - startChar > maxChars) {
+            tooLarge = true;
             throw new OversizedRecordException("record larger than " + maxChars + " characters", getLocation(),
                     IngestSettings.XML_MAX_RECORD_SIZE.key());
         }

@@ -1,6 +1,7 @@
 package io.xmlingest.core.split;
 
 import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.error.RecordRejectedException;
 import java.io.Closeable;
 import java.util.Map;
 import javax.xml.stream.XMLStreamException;
@@ -35,6 +36,17 @@ public interface RecordSplitter extends Closeable {
      */
     default RawRecord.Source rawLater() {
         return RawRecord.Source.NONE;
+    }
+
+    /**
+     * After the caller rejected the current record while reading it through {@link #record()}, before its
+     * end tag: reads on to the end tag, checking the record's size as a copy does, and returns the rejection
+     * a copy would have made had the record been too large, or null. A copy is checked whole before
+     * anything binds it, so a record both too large and unbindable is rejected as too large whichever way
+     * it was read.
+     */
+    default RecordRejectedException restTooLarge() {
+        return null;
     }
 
     /**

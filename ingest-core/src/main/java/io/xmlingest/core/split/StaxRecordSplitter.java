@@ -621,12 +621,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
                     : () -> readBack(start, end);
             return events.build(position.line(), position.column(), start, length, text, bytes.xml11());
         } catch (OversizedRecordException big) {
-            Location at = fragment.getLocation();
-            throw new RecordRejectedException("record is too large: " + big.reason(),
-                    ErrorLocation.ofFile(fileName).withRecordIndex(index).withPosition(
-                            at == null ? position.line() : at.getLineNumber(),
-                            at == null ? position.column() : at.getColumnNumber(), -1),
-                    big, big.settingKey());
+            throw tooLarge(big);
         } catch (XMLStreamException e) {
             throw failure(e);
         } catch (RuntimeException e) {
@@ -634,6 +629,32 @@ public final class StaxRecordSplitter implements RecordSplitter {
                 throw failure(x);
             }
             throw e;
+        }
+    }
+
+    private RecordRejectedException tooLarge(OversizedRecordException big) {
+        Location at = fragment.getLocation();
+        return new RecordRejectedException("record is too large: " + big.reason(),
+                ErrorLocation.ofFile(fileName).withRecordIndex(index).withPosition(
+                        at == null ? position.line() : at.getLineNumber(),
+                        at == null ? position.column() : at.getColumnNumber(), -1),
+                big, big.settingKey());
+    }
+
+    @Override
+    public RecordRejectedException restTooLarge() {
+        if (!inRecord || fragment.reachedEndTag() || fragment.foundTooLarge()) {
+            return null;
+        }
+        try {
+            while (!fragment.reachedEndTag()) {
+                fragment.next();
+            }
+            return null;
+        } catch (OversizedRecordException big) {
+            return tooLarge(big);
+        } catch (XMLStreamException e) {
+            throw failure(e);
         }
     }
 

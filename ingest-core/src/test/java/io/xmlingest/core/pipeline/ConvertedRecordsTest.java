@@ -15,6 +15,7 @@ import io.xmlingest.core.split.RawRecord;
 import io.xmlingest.core.split.RecordSplitter;
 import io.xmlingest.core.split.ResumePoint;
 import io.xmlingest.core.split.SplitPosition;
+import io.xmlingest.core.split.DoctypePolicy;
 import io.xmlingest.core.split.StaxRecordSplitter;
 import io.xmlingest.core.split.XmlLimits;
 import java.nio.charset.StandardCharsets;
@@ -143,6 +144,46 @@ class ConvertedRecordsTest {
             RawRecord raw = c.raw().read(1 << 20);
             assertThat(raw.xml()).isEqualTo(IngestionPipelineTest.person(9).strip().replace("1.00", "lots"));
             assertThat(c.raw().read(10).xml()).isNull();
+        }
+    }
+
+    /**
+     * A copy is checked whole before it is bound, so a record both too large and unbindable was rejected
+     * as too large by the binders and as unbindable off the parser, which meets the bad value first. It
+     * is too large both ways now, at the same tag, and the records after it come through.
+     */
+    @Test
+    void aRecordTooLargeAndUnbindableIsRejectedAsTooLargeEitherWay() throws Exception {
+        String bad = IngestionPipelineTest.person(1).replace("<salary>1.00</salary>", "<salary>lots</salary>")
+                .replace("<street>s</street>", "<street>" + "s".repeat(3000) + "</street>");
+        Path f = Files.writeString(dir.resolve("both.xml"), "<persons xmlns=\"urn:xmlingest:sample:persons\">\n"
+                + IngestionPipelineTest.person(0) + bad + IngestionPipelineTest.person(2) + "</persons>\n");
+        XmlLimits limits = new XmlLimits(500, 500, 64 * 1024, 16L * 1024 * 1024, DoctypePolicy.IGNORE, 10_000, 4, 2000);
+        List<String> told = new ArrayList<>();
+        for (String bindOn : new String[] {"binders", "reader"}) {
+            try (StaxRecordSplitter s = StaxRecordSplitter.open(f, PERSON, limits);
+                 ConvertedRecords records = plan(bindOn, 2, 100).start(s, "both.xml", "id", 1 << 20)) {
+                assertThat(records.next().message()).isNotNull();
+                ConvertedRecords.Converted c = records.next();
+                assertThat(c.rejected()).as(bindOn).isNotNull();
+                assertThat(c.rejected().settingKey()).contains("xml.max.record.size");
+                told.add(c.rejected().getMessage());
+                assertThat(new String(records.next().message().key(), StandardCharsets.UTF_8)).isEqualTo("2");
+                assertThat(records.next()).isNull();
+            }
+        }
+        assertThat(told.get(1)).isEqualTo(told.get(0)).contains("both.xml", "record index 1", "record is too large",
+                "2000 characters");
+        // Small enough, the same record is unbindable, both ways.
+        String small = IngestionPipelineTest.person(1).replace("<salary>1.00</salary>", "<salary>lots</salary>");
+        Path g = Files.writeString(dir.resolve("one.xml"), "<persons xmlns=\"urn:xmlingest:sample:persons\">\n"
+                + small + "</persons>\n");
+        for (String bindOn : new String[] {"binders", "reader"}) {
+            try (StaxRecordSplitter s = StaxRecordSplitter.open(g, PERSON, limits);
+                 ConvertedRecords records = plan(bindOn, 2, 100).start(s, "one.xml", "id", 1 << 20)) {
+                assertThat(records.next().rejected().getMessage()).as(bindOn).contains("lots")
+                        .doesNotContain("too large");
+            }
         }
     }
 
