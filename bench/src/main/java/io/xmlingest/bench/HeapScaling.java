@@ -39,14 +39,17 @@ final class HeapScaling {
 
     private static String body(Bench.Results r) {
         // Judged on the live heap: peak heap counts garbage not yet collected, so it follows -Xmx, not the file.
-        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "One run per size, each in a JVM of its own "
+        int rounds = r.plan().rounds();
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "One run per size%s, each in a JVM of its own "
                 + "with -Xmx%s. The target is met when every size completes within that heap and the largest file's "
                 + "live heap (what is left after a full collection; peak heap also counts garbage, so it follows -Xmx) is at "
                 + "most %.2fx the smallest file's. The live heap compared is the largest found after full collections "
                 + "forced at the first commit past each of %d evenly spaced points of the records (5%%, 15%%, ... 95%%; "
                 + "*points* says how many were taken, fewer when a small file commits more than a tenth at a time); the "
                 + "largest after any full collection is shown beside it, but a long run has many more of those than "
-                + "a short one, so it is not compared.%n%n", r.plan().heap(), TOLERANCE, LIVE_POINTS));
+                + "a short one, so it is not compared.%n%n", rounds == 1 ? "" : String.format(Locale.ROOT,
+                " in each of %d rounds (heaps are the largest over the rounds, seconds their median, points their sum)",
+                rounds), r.plan().heap(), TOLERANCE, LIVE_POINTS));
         s.append("| strategy | records | file MB | outcome | seconds | records/s | peak heap MB | live heap MB "
                 + "(at points) | points | live heap MB (any full GC) | RSS MB |\n");
         s.append("|---|---|---|---|---|---|---|---|---|---|---|\n");

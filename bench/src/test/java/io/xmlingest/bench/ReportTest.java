@@ -219,6 +219,12 @@ class ReportTest {
         Bench.Results back = ResultsJson.read(file);
         assertThat(back.measurements()).extracting(Measurement::liveSamples).containsExactly(7, 10, 10);
         assertThat(Report.full(back)).isEqualTo(report);
+        assertThat(report).contains("One run per size, each in a JVM of its own");
+
+        Bench.Plan twice = new Bench.Plan(r.plan().sizes(), r.plan().strategies(), 0, 1, 2, "64m", null, null, false, true);
+        assertThat(Report.full(new Bench.Results(twice, r.measurements(), List.of(), r.startedAt(), 60, r.machine())))
+                .contains("One run per size in each of 2 rounds (heaps are the largest over the rounds, seconds their "
+                        + "median, points their sum), each in a JVM of its own");
     }
 
     @Test
