@@ -1,0 +1,78 @@
+package io.xmlingest.app.logging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.spi.Configurator;
+import ch.qos.logback.core.ConsoleAppender;
+import java.util.ServiceLoader;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+class StderrLoggingTest {
+
+    @AfterEach
+    void clearProperties() {
+        System.clearProperty("logback.configurationFile");
+        System.clearProperty(StderrLogging.LEVEL_VARIABLE);
+    }
+
+    private static LoggerContext configured() {
+        LoggerContext context = new LoggerContext();
+        StderrLogging logging = new StderrLogging();
+        logging.setContext(context);
+        assertThat(logging.configure(context)).isEqualTo(Configurator.ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY);
+        return context;
+    }
+
+    @Test
+    void logbackFindsItAndTheApplicationLogsThroughIt() {
+        assertThat(ServiceLoader.load(Configurator.class).stream().map(p -> p.type().getName()))
+                .contains(StderrLogging.class.getName());
+        // This JVM's logging was set up by it: there is no logback.xml any more.
+        LoggerContext running = (LoggerContext) LoggerFactory.getILoggerFactory();
+        assertThat(running.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("STDERR")).isInstanceOf(ConsoleAppender.class);
+        assertThat(StderrLogging.class.getResource("/logback.xml")).isNull();
+    }
+
+    @Test
+    void logsGoToStandardErrorWithOurPatternAndLevels() {
+        LoggerContext context = configured();
+        ch.qos.logback.classic.Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+        assertThat(root.getLevel()).isEqualTo(Level.WARN);
+        ConsoleAppender<?> stderr = (ConsoleAppender<?>) root.getAppender("STDERR");
+        assertThat(stderr.isStarted()).isTrue();
+        assertThat(stderr.getTarget()).isEqualTo("System.err");
+        assertThat(((PatternLayoutEncoder) stderr.getEncoder()).getPattern())
+                .isEqualTo("%d{HH:mm:ss.SSS} %-5level %logger{0} - %msg%n");
+        assertThat(context.getLogger("io.xmlingest.app.worker.Worker").getEffectiveLevel()).isEqualTo(Level.INFO);
+        assertThat(context.getLogger("org.apache.kafka.clients.producer.KafkaProducer").getEffectiveLevel())
+                .isEqualTo(Level.WARN);
+        assertThat(context.getLogger("org.apache.kafka.clients.NetworkClient").getEffectiveLevel()).isEqualTo(Level.ERROR);
+        assertThat(context.getLogger("state.change.logger").getEffectiveLevel()).isEqualTo(Level.OFF);
+        assertThat(context.getLogger("com.example.Model").getEffectiveLevel()).isEqualTo(Level.WARN);
+    }
+
+    @Test
+    void theLevelVariableSetsOurOwnLoggersLevel() {
+        System.setProperty(StderrLogging.LEVEL_VARIABLE, "DEBUG");
+        assertThat(configured().getLogger("io.xmlingest.core.pipeline.IngestionPipeline").getEffectiveLevel())
+                .isEqualTo(Level.DEBUG);
+        System.setProperty(StderrLogging.LEVEL_VARIABLE, "no such level");
+        assertThat(StderrLogging.ownLevel()).isEqualTo(Level.INFO);
+    }
+
+    @Test
+    void aConfigurationFileNamedOnTheCommandLineWins() {
+        System.setProperty("logback.configurationFile", "your.xml");
+        LoggerContext context = new LoggerContext();
+        StderrLogging logging = new StderrLogging();
+        logging.setContext(context);
+        assertThat(logging.configure(context)).isEqualTo(Configurator.ExecutionStatus.INVOKE_NEXT_IF_ANY);
+        assertThat(context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("STDERR")).isNull();
+    }
+}
