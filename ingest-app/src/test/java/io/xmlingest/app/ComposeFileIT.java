@@ -151,6 +151,26 @@ class ComposeFileIT {
         assertThat(dockerfile).contains("USER xmlingest");
     }
 
+    /**
+     * The image's class-data archive: the training script it copies is the repository's, it is run with the
+     * jars the image holds, and it writes the archive the entrypoint's JVM is told to map, with the same collector.
+     */
+    @Test
+    void theDockerfileTrainsTheClassDataArchiveItsEntrypointMaps() throws Exception {
+        String dockerfile = Files.readString(REPO.resolve("Dockerfile"));
+        Matcher script = Pattern.compile("COPY (scripts/class-data-archive\\.sh) (\\S+)").matcher(dockerfile);
+        assertThat(script.find()).as("the Dockerfile copies scripts/class-data-archive.sh").isTrue();
+        assertThat(REPO.resolve(script.group(1))).exists();
+        Matcher run = Pattern.compile("RUN JAVA_OPTS=(\\S+) " + Pattern.quote(script.group(2)) + " (\\S+) (\\S+) (\\S+)")
+                .matcher(dockerfile);
+        assertThat(run.find()).as("the Dockerfile runs the training script").isTrue();
+        assertThat(run.group(3)).isEqualTo("/app/ingest-app.jar");
+        assertThat(dockerfile).contains("COPY --from=build /src/ingest-app/target/ingest-app.jar " + run.group(3))
+                .contains("COPY --from=build /src/datagen/target/datagen.jar " + run.group(4))
+                .contains("ENTRYPOINT [\"java\", \"" + run.group(1) + "\", \"-XX:SharedArchiveFile=" + run.group(2)
+                        + "\", \"-jar\", \"" + run.group(3) + "\"]");
+    }
+
     private static List<String> volumeTargets(String service) {
         List<String> targets = new ArrayList<>();
         compose.path("services").path(service).path("volumes").forEach(v -> {

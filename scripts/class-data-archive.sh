@@ -1,0 +1,51 @@
+#!/bin/bash
+# Writes a class-data archive for the worker (JDK 17's dynamic AppCDS archive), so that a worker started
+# with it loads its classes (Kafka's clients, JAXB, Woodstox, our own) already parsed and verified from a
+# mapped file instead of from the jar: a restarted worker commits its first record sooner (README,
+# Operations). The archive is made by one training run of the worker, over a small generated file with
+# some invalid records, on the embedded broker, in a temporary directory; the run's JVM writes the archive
+# as it exits.
+#
+# Usage: scripts/class-data-archive.sh ARCHIVE [INGEST_APP_JAR] [DATAGEN_JAR]
+# Then:  java -XX:SharedArchiveFile=ARCHIVE -jar INGEST_APP_JAR worker ...
+# The archive holds only for the same JDK build and the same jar at the same path; given another, the JVM
+# warns and runs without it. JAVA_OPTS are added to the training run's java command line.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -ge 1 ] || { echo "usage: $0 ARCHIVE [INGEST_APP_JAR] [DATAGEN_JAR]" >&2; exit 2; }
+ARCHIVE=$(realpath -m "$1")
+JAR=$(realpath "${2:-$ROOT/ingest-app/target/ingest-app.jar}")
+DATAGEN=$(realpath "${3:-$ROOT/datagen/target/datagen.jar}")
+WORK=$(mktemp -d)
+PID=
+cleanup() {
+  [ -n "$PID" ] && kill -9 "$PID" 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+cd "$WORK"
+mkdir inbox
+java -jar "$DATAGEN" --records 2000 --invalid-rate 0.01 --seed 1 --out sample.xml > datagen.log 2>&1
+rm -f "$ARCHIVE"
+# No brokers named: the worker starts the embedded one, in this directory. The HTTP endpoints are on, at a
+# free port, so that their classes are in the archive too.
+java ${JAVA_OPTS:-} -XX:ArchiveClassesAtExit="$ARCHIVE" -jar "$JAR" worker --inbox inbox --topic class-data-training \
+  --http-port 0 -s worker.id=class-data-training > worker.log 2>&1 &
+PID=$!
+mv sample.xml inbox/sample.xml
+for _ in $(seq 1800); do
+  [ -f inbox/done/sample.xml ] && break
+  if ! kill -0 "$PID" 2>/dev/null || [ -f inbox/failed/sample.xml ]; then
+    echo "the training run did not ingest its file; its log:" >&2; cat worker.log >&2; exit 1
+  fi
+  sleep 0.1
+done
+[ -f inbox/done/sample.xml ] || { echo "the training run did not finish its file in 180 s; its log:" >&2; cat worker.log >&2; exit 1; }
+# A stop on request exits 0, and the JVM writes the archive as it exits.
+kill -TERM "$PID"
+if ! wait "$PID"; then
+  echo "the training run did not stop cleanly; its log:" >&2; cat worker.log >&2; exit 1
+fi
+PID=
+[ -s "$ARCHIVE" ] || { echo "the training run wrote no archive at $ARCHIVE; its log:" >&2; cat worker.log >&2; exit 1; }
+echo "wrote $ARCHIVE ($(( $(stat -c %s "$ARCHIVE") / 1048576 )) MB); start the worker with: java -XX:SharedArchiveFile=$ARCHIVE -jar $JAR worker ..."
