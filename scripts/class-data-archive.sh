@@ -3,13 +3,16 @@
 # with it loads its classes (Kafka's clients, JAXB, Woodstox, our own) already parsed and verified from a
 # mapped file instead of from the jar: a restarted worker commits its first record sooner (README,
 # Operations). The archive is made by one training run of the worker, over a small generated file with
-# some invalid records, on the embedded broker, in a temporary directory; the run's JVM writes the archive
-# as it exits.
+# some invalid records, in a temporary directory, against a broker of its own run by the `broker` command in
+# another process (so that the archive holds the worker's classes, not a broker's); the run's JVM writes the
+# archive as it exits.
 #
 # Usage: scripts/class-data-archive.sh ARCHIVE [INGEST_APP_JAR] [DATAGEN_JAR]
-# Then:  java -XX:SharedArchiveFile=ARCHIVE -jar INGEST_APP_JAR worker ...
-# The archive holds only for the same JDK build and the same jar at the same path; given another, the JVM
-# warns and runs without it. JAVA_OPTS are added to the training run's java command line.
+# Then:  java -XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0 -XX:SharedArchiveFile=ARCHIVE -jar INGEST_APP_JAR worker ...
+# (ArchiveRelocationMode=0 maps the archive where it was made to be mapped, falling back to moving it; some JDK
+# 17 builds move it always, which cost about a tenth of a second here.) The archive holds only for the same JDK
+# build and the same jar at the same path; given another, the JVM warns and runs without it. JAVA_OPTS are added
+# to the training run's java command line.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 1 ] || { echo "usage: $0 ARCHIVE [INGEST_APP_JAR] [DATAGEN_JAR]" >&2; exit 2; }
@@ -18,19 +21,29 @@ JAR=$(realpath "${2:-$ROOT/ingest-app/target/ingest-app.jar}")
 DATAGEN=$(realpath "${3:-$ROOT/datagen/target/datagen.jar}")
 WORK=$(mktemp -d)
 PID=
+BROKER=
 cleanup() {
   [ -n "$PID" ] && kill -9 "$PID" 2>/dev/null || true
+  [ -n "$BROKER" ] && kill "$BROKER" 2>/dev/null && wait "$BROKER" 2>/dev/null || true
   rm -rf "$WORK"
 }
 trap cleanup EXIT
 cd "$WORK"
 mkdir inbox
 java -jar "$DATAGEN" --records 2000 --invalid-rate 0.01 --seed 1 --out sample.xml > datagen.log 2>&1
+java -jar "$JAR" broker --port 0 --data "$WORK/broker" > broker.out 2> broker.log &
+BROKER=$!
+for _ in $(seq 600); do
+  [ -s broker.out ] && break
+  kill -0 "$BROKER" 2>/dev/null || { echo "the training broker did not start; its log:" >&2; cat broker.log >&2; exit 1; }
+  sleep 0.1
+done
+BOOTSTRAP=$(head -1 broker.out)
+[ -n "$BOOTSTRAP" ] || { echo "the training broker did not start in 60 s; its log:" >&2; cat broker.log >&2; exit 1; }
 rm -f "$ARCHIVE"
-# No brokers named: the worker starts the embedded one, in this directory. The HTTP endpoints are on, at a
-# free port, so that their classes are in the archive too.
+# The HTTP endpoints are on, at a free port, so that their classes are in the archive too.
 java ${JAVA_OPTS:-} -XX:ArchiveClassesAtExit="$ARCHIVE" -jar "$JAR" worker --inbox inbox --topic class-data-training \
-  --http-port 0 -s worker.id=class-data-training > worker.log 2>&1 &
+  --bootstrap-servers "$BOOTSTRAP" --http-port 0 -s worker.id=class-data-training > worker.log 2>&1 &
 PID=$!
 mv sample.xml inbox/sample.xml
 for _ in $(seq 1800); do
@@ -48,4 +61,5 @@ if ! wait "$PID"; then
 fi
 PID=
 [ -s "$ARCHIVE" ] || { echo "the training run wrote no archive at $ARCHIVE; its log:" >&2; cat worker.log >&2; exit 1; }
-echo "wrote $ARCHIVE ($(( $(stat -c %s "$ARCHIVE") / 1048576 )) MB); start the worker with: java -XX:SharedArchiveFile=$ARCHIVE -jar $JAR worker ..."
+echo "wrote $ARCHIVE ($(( $(stat -c %s "$ARCHIVE") / 1048576 )) MB); start the worker with:"
+echo "  java -XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0 -XX:SharedArchiveFile=$ARCHIVE -jar $JAR worker ..."

@@ -57,7 +57,7 @@ class ClassDataArchiveIT {
         String topic = TestBroker.uniqueTopic("cds");
         Path log = dir.resolve("ingest.log");
         List<String> command = new ArrayList<>(List.of(AppProcess.javaBin(), "-Xshare:on",
-                "-XX:SharedArchiveFile=" + archive, "-Xlog:class+load=info", "-jar", AppProcess.appJar(), "ingest",
+                "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0", "-XX:SharedArchiveFile=" + archive, "-Xlog:class+load=info", "-jar", AppProcess.appJar(), "ingest",
                 file.toString(), "--topic", topic, "--bootstrap-servers", TestBroker.bootstrapServers()));
         assertThat(await(start(dir, log, command), log)).as(Files.readString(log)).isZero();
         String loaded = Files.readString(log);

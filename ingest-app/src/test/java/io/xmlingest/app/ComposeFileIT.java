@@ -167,8 +167,9 @@ class ComposeFileIT {
         assertThat(run.group(3)).isEqualTo("/app/ingest-app.jar");
         assertThat(dockerfile).contains("COPY --from=build /src/ingest-app/target/ingest-app.jar " + run.group(3))
                 .contains("COPY --from=build /src/datagen/target/datagen.jar " + run.group(4))
-                .contains("ENTRYPOINT [\"java\", \"" + run.group(1) + "\", \"-XX:SharedArchiveFile=" + run.group(2)
-                        + "\", \"-jar\", \"" + run.group(3) + "\"]");
+                .contains("ENTRYPOINT [\"java\", \"" + run.group(1) + "\", \"-XX:+UnlockDiagnosticVMOptions\", "
+                        + "\"-XX:ArchiveRelocationMode=0\", \"-XX:SharedArchiveFile=" + run.group(2) + "\", \"-jar\", \""
+                        + run.group(3) + "\"]");
     }
 
     private static List<String> volumeTargets(String service) {
