@@ -24,22 +24,33 @@ PID=
 BROKER=
 cleanup() {
   [ -n "$PID" ] && kill -9 "$PID" 2>/dev/null || true
-  [ -n "$BROKER" ] && kill "$BROKER" 2>/dev/null && wait "$BROKER" 2>/dev/null || true
+  if [ -n "$BROKER" ] && kill "$BROKER" 2>/dev/null; then
+    for _ in $(seq 300); do kill -0 "$BROKER" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$BROKER" 2>/dev/null || true
+  fi
   rm -rf "$WORK"
+}
+# Says why, and leaves no archive behind: a JVM that stopped badly may still have written one.
+fail() {
+  echo "$1; its log:" >&2
+  cat "$2" >&2
+  rm -f "$ARCHIVE"
+  exit 1
 }
 trap cleanup EXIT
 cd "$WORK"
 mkdir inbox
-java -jar "$DATAGEN" --records 2000 --invalid-rate 0.01 --seed 1 --out sample.xml > datagen.log 2>&1
+java -jar "$DATAGEN" --records 2000 --invalid-rate 0.01 --seed 1 --out sample.xml > datagen.log 2>&1 \
+  || fail "datagen could not write the training file" datagen.log
 java -jar "$JAR" broker --port 0 --data "$WORK/broker" > broker.out 2> broker.log &
 BROKER=$!
 for _ in $(seq 600); do
   [ -s broker.out ] && break
-  kill -0 "$BROKER" 2>/dev/null || { echo "the training broker did not start; its log:" >&2; cat broker.log >&2; exit 1; }
+  kill -0 "$BROKER" 2>/dev/null || fail "the training broker did not start" broker.log
   sleep 0.1
 done
 BOOTSTRAP=$(head -1 broker.out)
-[ -n "$BOOTSTRAP" ] || { echo "the training broker did not start in 60 s; its log:" >&2; cat broker.log >&2; exit 1; }
+[ -n "$BOOTSTRAP" ] || fail "the training broker did not start in 60 s" broker.log
 rm -f "$ARCHIVE"
 # The HTTP endpoints are on, at a free port, so that their classes are in the archive too.
 java ${JAVA_OPTS:-} -XX:ArchiveClassesAtExit="$ARCHIVE" -jar "$JAR" worker --inbox inbox --topic class-data-training \
@@ -49,17 +60,18 @@ mv sample.xml inbox/sample.xml
 for _ in $(seq 1800); do
   [ -f inbox/done/sample.xml ] && break
   if ! kill -0 "$PID" 2>/dev/null || [ -f inbox/failed/sample.xml ]; then
-    echo "the training run did not ingest its file; its log:" >&2; cat worker.log >&2; exit 1
+    fail "the training run did not ingest its file" worker.log
   fi
   sleep 0.1
 done
-[ -f inbox/done/sample.xml ] || { echo "the training run did not finish its file in 180 s; its log:" >&2; cat worker.log >&2; exit 1; }
+[ -f inbox/done/sample.xml ] || fail "the training run did not finish its file in 180 s" worker.log
 # A stop on request exits 0, and the JVM writes the archive as it exits.
 kill -TERM "$PID"
 if ! wait "$PID"; then
-  echo "the training run did not stop cleanly; its log:" >&2; cat worker.log >&2; exit 1
+  PID=
+  fail "the training run did not stop cleanly" worker.log
 fi
 PID=
-[ -s "$ARCHIVE" ] || { echo "the training run wrote no archive at $ARCHIVE; its log:" >&2; cat worker.log >&2; exit 1; }
+[ -s "$ARCHIVE" ] || fail "the training run wrote no archive at $ARCHIVE" worker.log
 echo "wrote $ARCHIVE ($(( $(stat -c %s "$ARCHIVE") / 1048576 )) MB); start the worker with:"
 echo "  java -XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0 -XX:SharedArchiveFile=$ARCHIVE -jar $JAR worker ..."

@@ -12,8 +12,8 @@ final class HeapScaling {
 
     /**
      * How much more live heap the largest file may show than the smallest and still count as
-     * not growing: the live heap is read after whichever collection happens to run, so it
-     * wobbles by a few MB between runs of the same file; growth with the file would be tenfold.
+     * not growing: what is in flight at a given point wobbles by a few MB between runs of the same
+     * file; growth with the file would be tenfold.
      */
     static final double TOLERANCE = 1.25;
 
@@ -40,16 +40,21 @@ final class HeapScaling {
     private static String body(Bench.Results r) {
         // Judged on the live heap: peak heap counts garbage not yet collected, so it follows -Xmx, not the file.
         int rounds = r.plan().rounds();
+        boolean sampled = r.measurements().stream().anyMatch(m -> m.liveSamples() > 0);
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "One run per size%s, each in a JVM of its own "
                 + "with -Xmx%s. The target is met when every size completes within that heap and the largest file's "
                 + "live heap (what is left after a full collection; peak heap also counts garbage, so it follows -Xmx) is at "
-                + "most %.2fx the smallest file's. The live heap compared is the largest found after full collections "
-                + "forced at the first commit past each of %d evenly spaced points of the records (5%%, 15%%, ... 95%%; "
-                + "*points* says how many were taken, fewer when a small file commits more than a tenth at a time); the "
-                + "largest after any full collection is shown beside it, but a long run has many more of those than "
-                + "a short one, so it is not compared.%n%n", rounds == 1 ? "" : String.format(Locale.ROOT,
+                + "most %.2fx the smallest file's.", rounds == 1 ? "" : String.format(Locale.ROOT,
                 " in each of %d rounds (heaps are the largest over the rounds, seconds their median, points their sum)",
-                rounds), r.plan().heap(), TOLERANCE, LIVE_POINTS));
+                rounds), r.plan().heap(), TOLERANCE));
+        s.append(sampled ? String.format(Locale.ROOT, " The live heap compared is the largest found after full "
+                + "collections forced at the first commit past each of %d evenly spaced points of the records (5%%, "
+                + "15%%, ... 95%%; *points* says how many were taken, fewer when a small file commits more than a tenth "
+                + "at a time; their time is in the seconds shown); the largest after any full collection is shown "
+                + "beside it, but a long run has many more of those than a short one, so it is not compared, unless a "
+                + "size has no points (a strategy that does not report its progress).%n%n", LIVE_POINTS)
+                : String.format(Locale.ROOT, " No live heap was read at fixed points in these runs (*points* 0): the "
+                + "live heap compared is the largest after any full collection.%n%n"));
         s.append("| strategy | records | file MB | outcome | seconds | records/s | peak heap MB | live heap MB "
                 + "(at points) | points | live heap MB (any full GC) | RSS MB |\n");
         s.append("|---|---|---|---|---|---|---|---|---|---|---|\n");

@@ -76,21 +76,32 @@ final class LiveHeapSampler implements LongConsumer {
 
     private static long collectNow() {
         System.gc();
-        // The parallel collector scavenges the young generation before a full collection; the full one ends last.
-        GcInfo latest = null;
-        for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            if (gc instanceof com.sun.management.GarbageCollectorMXBean g) {
-                GcInfo info = g.getLastGcInfo();
-                if (info != null && (latest == null || info.getEndTime() >= latest.getEndTime())) {
-                    latest = info;
-                }
-            }
-        }
-        if (latest == null) {
-            throw new IllegalStateException("no collector reports its last collection, so the live heap cannot be read");
+        // Read from the full collector, never from whichever collection ended last: the threads that bind and send go
+        // on allocating, and a young collection right after the full one would count what it left as live.
+        GcInfo last = fullCollector().getLastGcInfo();
+        if (last == null) {
+            throw new IllegalStateException("the full collector reports no collection, so the live heap cannot be read");
         }
         Set<String> heap = MemoryWatch.heapPoolNames();
-        return latest.getMemoryUsageAfterGc().entrySet().stream().filter(e -> heap.contains(e.getKey()))
+        return last.getMemoryUsageAfterGc().entrySet().stream().filter(e -> heap.contains(e.getKey()))
                 .mapToLong(e -> e.getValue().getUsed()).sum();
+    }
+
+    /**
+     * The collector that collects the whole heap (PS MarkSweep, G1 Old Generation, MarkSweepCompact): the one
+     * that manages the most memory pools, since a young collector manages only the young generation's.
+     */
+    static com.sun.management.GarbageCollectorMXBean fullCollector() {
+        com.sun.management.GarbageCollectorMXBean full = null;
+        for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            if (gc instanceof com.sun.management.GarbageCollectorMXBean g
+                    && (full == null || g.getMemoryPoolNames().length > full.getMemoryPoolNames().length)) {
+                full = g;
+            }
+        }
+        if (full == null) {
+            throw new IllegalStateException("no garbage collector reports its collections, so the live heap cannot be read");
+        }
+        return full;
     }
 }

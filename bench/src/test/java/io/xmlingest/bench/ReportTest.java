@@ -167,7 +167,8 @@ class ReportTest {
                 .contains("| ours-exactly-once | 100,000 | 41 | completed | 3.0 | 33,333 | 60 | - | 0 | 30 | 150 |")
                 .contains("| ours-exactly-once | 10,000,000 | 4130 | completed | 250.0 | 40,000 | 62 | - | 0 | 33 | 150 |")
                 .contains("ours-exactly-once completed every size within -Xmx64m; at 10,000,000 records vs 100,000: "
-                        + "peak heap **1.03x**, live heap **1.10x**: target met");
+                        + "peak heap **1.03x**, live heap **1.10x**: target met")
+                .contains("No live heap was read at fixed points in these runs").doesNotContain("evenly spaced points");
         assertThat(HeapScaling.readmeSection(flat, "r.md")).contains("2026-11-23").contains("2 cores, test machine")
                 .contains("| ours-exactly-once | 1,000,000 | 413 | completed |").doesNotContain("## ");
 
@@ -219,7 +220,8 @@ class ReportTest {
         Bench.Results back = ResultsJson.read(file);
         assertThat(back.measurements()).extracting(Measurement::liveSamples).containsExactly(7, 10, 10);
         assertThat(Report.full(back)).isEqualTo(report);
-        assertThat(report).contains("One run per size, each in a JVM of its own");
+        assertThat(report).contains("One run per size, each in a JVM of its own")
+                .contains("forced at the first commit past each of 10 evenly spaced points").doesNotContain("No live heap");
 
         Bench.Plan twice = new Bench.Plan(r.plan().sizes(), r.plan().strategies(), 0, 1, 2, "64m", null, null, false, true);
         assertThat(Report.full(new Bench.Results(twice, r.measurements(), List.of(), r.startedAt(), 60, r.machine())))

@@ -7,6 +7,11 @@ import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.spi.ContextAwareBase;
+import java.io.IOException;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import org.slf4j.Logger;
 
@@ -17,7 +22,8 @@ import org.slf4j.Logger;
  * of every command, which a restarted worker spends before its first record.
  *
  * <p>A file named by {@code -Dlogback.configurationFile} still wins: this configurator steps aside
- * for it, and logback reads the file as usual.
+ * for it, and logback reads the file as usual. A name that leads nowhere is said once on stderr and
+ * this configuration is used, since logback's own fallback would log everything at DEBUG to stdout.
  */
 public final class StderrLogging extends ContextAwareBase implements Configurator {
 
@@ -39,10 +45,17 @@ public final class StderrLogging extends ContextAwareBase implements Configurato
             // settings; this logger would add a stack trace of the same reason.
             "org.apache.kafka.clients.admin.internals.AdminMetadataManager", Level.ERROR);
 
+    static final String FILE_PROPERTY = "logback.configurationFile";
+
     @Override
     public ExecutionStatus configure(LoggerContext context) {
-        if (System.getProperty("logback.configurationFile") != null) {
-            return ExecutionStatus.INVOKE_NEXT_IF_ANY;
+        String file = System.getProperty(FILE_PROPERTY);
+        if (file != null) {
+            if (found(file)) {
+                return ExecutionStatus.INVOKE_NEXT_IF_ANY;
+            }
+            System.err.println("warning: -D" + FILE_PROPERTY + "=" + file + " names no file, class path resource or URL "
+                    + "that can be read; logging as xmlingest does without it");
         }
         PatternLayoutEncoder encoder = new PatternLayoutEncoder();
         encoder.setContext(context);
@@ -62,12 +75,49 @@ public final class StderrLogging extends ContextAwareBase implements Configurato
         return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
     }
 
-    /** As logback's ${XMLINGEST_LOG_LEVEL:-INFO} was read: a system property first, then the environment. */
+    /**
+     * Where logback would look for the file: a URL, a class path resource, or a file. Opened, not just
+     * parsed, so that a URL or file that cannot be read counts as not found.
+     */
+    static boolean found(String name) {
+        URL url;
+        try {
+            url = new URL(name);
+        } catch (MalformedURLException notAUrl) {
+            url = null;
+        }
+        if (url != null) {
+            try {
+                url.openStream().close();
+                return true;
+            } catch (IOException e) {
+                return false;
+            }
+        }
+        if (StderrLogging.class.getClassLoader().getResource(name.startsWith("/") ? name.substring(1) : name) != null) {
+            return true;
+        }
+        return Files.isReadable(Path.of(name)) && Files.isRegularFile(Path.of(name));
+    }
+
+    /**
+     * The level of xmlingest's own loggers: the system property, else the environment variable, else INFO
+     * (also when it is empty). A value that is no level is said once on stderr, and INFO used.
+     */
     static Level ownLevel() {
         String name = System.getProperty(LEVEL_VARIABLE);
         if (name == null) {
             name = System.getenv(LEVEL_VARIABLE);
         }
-        return Level.toLevel(name, Level.INFO);
+        if (name == null || name.isBlank()) {
+            return Level.INFO;
+        }
+        Level level = Level.toLevel(name.strip(), null);
+        if (level == null) {
+            System.err.println("warning: " + LEVEL_VARIABLE + "=" + name + " is not a level (TRACE, DEBUG, INFO, WARN, "
+                    + "ERROR or OFF); logging at INFO");
+            return Level.INFO;
+        }
+        return level;
     }
 }

@@ -7,9 +7,15 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.core.ConsoleAppender;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,13 +68,50 @@ class StderrLoggingTest {
         System.setProperty(StderrLogging.LEVEL_VARIABLE, "DEBUG");
         assertThat(configured().getLogger("io.xmlingest.core.pipeline.IngestionPipeline").getEffectiveLevel())
                 .isEqualTo(Level.DEBUG);
-        System.setProperty(StderrLogging.LEVEL_VARIABLE, "no such level");
-        assertThat(StderrLogging.ownLevel()).isEqualTo(Level.INFO);
+    }
+
+    /** Logback's own fallback for a file it cannot find logs everything at DEBUG to stdout, where data goes. */
+    @Test
+    void aConfigurationFileThatIsNotThereIsSaidAndOurLoggingKept(@TempDir Path dir) throws Exception {
+        System.setProperty("logback.configurationFile", dir.resolve("tpyo.xml").toString());
+        PrintStream err = System.err;
+        ByteArrayOutputStream said = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(said, true, StandardCharsets.UTF_8));
+        try {
+            LoggerContext context = configured();
+            assertThat(context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("STDERR")).isNotNull();
+        } finally {
+            System.setErr(err);
+        }
+        assertThat(said.toString(StandardCharsets.UTF_8)).contains("-Dlogback.configurationFile=" + dir.resolve("tpyo.xml"))
+                .contains("names no file");
+        assertThat(StderrLogging.found("file:" + dir.resolve("tpyo.xml"))).isFalse();
+        assertThat(StderrLogging.found("META-INF/services/ch.qos.logback.classic.spi.Configurator")).isTrue();
     }
 
     @Test
-    void aConfigurationFileNamedOnTheCommandLineWins() {
-        System.setProperty("logback.configurationFile", "your.xml");
+    void anEmptyOrUnknownLevelIsInfoAndAnUnknownOneIsSaid() {
+        System.setProperty(StderrLogging.LEVEL_VARIABLE, "");
+        assertThat(StderrLogging.ownLevel()).isEqualTo(Level.INFO);
+        PrintStream err = System.err;
+        ByteArrayOutputStream said = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(said, true, StandardCharsets.UTF_8));
+        try {
+            System.setProperty(StderrLogging.LEVEL_VARIABLE, "LOUD");
+            assertThat(StderrLogging.ownLevel()).isEqualTo(Level.INFO);
+            System.setProperty(StderrLogging.LEVEL_VARIABLE, " warn ");
+            assertThat(StderrLogging.ownLevel()).isEqualTo(Level.WARN);
+        } finally {
+            System.setErr(err);
+        }
+        assertThat(said.toString(StandardCharsets.UTF_8)).isEqualTo("warning: XMLINGEST_LOG_LEVEL=LOUD is not a level "
+                + "(TRACE, DEBUG, INFO, WARN, ERROR or OFF); logging at INFO" + System.lineSeparator());
+    }
+
+    @Test
+    void aConfigurationFileNamedOnTheCommandLineWins(@TempDir Path dir) throws Exception {
+        System.setProperty("logback.configurationFile", Files.writeString(dir.resolve("your.xml"), "<configuration/>")
+                .toString());
         LoggerContext context = new LoggerContext();
         StderrLogging logging = new StderrLogging();
         logging.setContext(context);
