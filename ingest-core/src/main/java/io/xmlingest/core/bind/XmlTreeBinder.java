@@ -127,8 +127,7 @@ public final class XmlTreeBinder implements RecordBinder<XmlTree> {
                 event = record.next();
             }
         } catch (OversizedRecordException big) {
-            throw new RecordRejectedException("record is too large: " + big.reason(), where, big,
-                    big.settingKey());
+            throw big.rejection(where);
         } catch (XMLStreamException e) {
             throw XmlFaults.notReadable(e, where, record.getLocation());
         } catch (RuntimeException e) {

@@ -27,4 +27,9 @@ public final class OversizedRecordException extends XMLStreamException {
     public String settingKey() {
         return settingKey;
     }
+
+    /** The one record's rejection, worded the same wherever the record was being read. */
+    public RecordRejectedException rejection(ErrorLocation where) {
+        return new RecordRejectedException("record is too large: " + reason, where, this, settingKey);
+    }
 }

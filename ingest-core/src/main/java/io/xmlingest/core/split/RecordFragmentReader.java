@@ -132,9 +132,7 @@ final class RecordFragmentReader extends StreamReaderDelegate {
         // Woodstox's long offsets: StAX's int offsets overflow past 2 GB, and such files are our business.
         long offset = file.getLocationInfo().getStartingCharOffset();
         if (startChar >= 0 && offset >= 0 && offset - startChar > maxChars) {
-            tooLarge = true;
-            throw new OversizedRecordException("record larger than " + maxChars + " characters", getLocation(),
-                    IngestSettings.XML_MAX_RECORD_SIZE.key());
+            throw oversized();
         }
     }
 
@@ -142,10 +140,14 @@ final class RecordFragmentReader extends StreamReaderDelegate {
     private void checkWholeSize() throws XMLStreamException {
         long end = file.getLocationInfo().getEndingCharOffset();
         if (startChar >= 0 && end >= 0 && end - startChar > maxChars) {
-            tooLarge = true;
-            throw new OversizedRecordException("record larger than " + maxChars + " characters", getLocation(),
-                    IngestSettings.XML_MAX_RECORD_SIZE.key());
+            throw oversized();
         }
+    }
+
+    private OversizedRecordException oversized() {
+        tooLarge = true;
+        return new OversizedRecordException("record larger than " + maxChars + " characters", getLocation(),
+                IngestSettings.XML_MAX_RECORD_SIZE.key());
     }
 
     @Override

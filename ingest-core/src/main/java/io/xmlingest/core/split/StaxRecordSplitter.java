@@ -634,11 +634,9 @@ public final class StaxRecordSplitter implements RecordSplitter {
 
     private RecordRejectedException tooLarge(OversizedRecordException big) {
         Location at = fragment.getLocation();
-        return new RecordRejectedException("record is too large: " + big.reason(),
-                ErrorLocation.ofFile(fileName).withRecordIndex(index).withPosition(
-                        at == null ? position.line() : at.getLineNumber(),
-                        at == null ? position.column() : at.getColumnNumber(), -1),
-                big, big.settingKey());
+        return big.rejection(ErrorLocation.ofFile(fileName).withRecordIndex(index).withPosition(
+                at == null ? position.line() : at.getLineNumber(), at == null ? position.column() : at.getColumnNumber(),
+                -1));
     }
 
     @Override
