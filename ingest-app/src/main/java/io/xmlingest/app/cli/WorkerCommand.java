@@ -11,6 +11,7 @@ import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.ConfigException;
 import io.xmlingest.core.pipeline.IngestionPipeline;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -58,6 +59,9 @@ final class WorkerCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         StartupTimeline startup = StartupTimeline.sinceJvmLaunch(LOG::info);
         startup.launched("jvm");
+        // Every Kafka client registers itself with the platform MBean server, and its making, which registers
+        // every platform MXBean, took the first client 0.1 s while the other waited for it: made meanwhile instead.
+        Background.start("xmlingest-jmx", () -> startup.time("jmx", ManagementFactory::getPlatformMBeanServer));
         long settingsStart = System.nanoTime();
         Map<String, String> flags = new LinkedHashMap<>();
         if (inbox != null) {
@@ -96,9 +100,16 @@ final class WorkerCommand implements Callable<Integer> {
         try {
             try (KafkaTarget kafka = startup.time("kafka target", () -> KafkaTarget.open(settings))) {
                 Worker worker = new Worker(kafka.config(), () -> Background.await(model), inboxDir, workerId, startup);
+                worker.startOpening();
                 int port = settings.get(AppSettings.HTTP_PORT);
-                HttpEndpoints http = port < 0 ? null : startup.time("http", () -> HttpEndpoints.start(
-                        settings.get(AppSettings.HTTP_HOST), port, worker.metrics(), worker::health));
+                HttpEndpoints http;
+                try {
+                    http = port < 0 ? null : startup.time("http", () -> HttpEndpoints.start(
+                            settings.get(AppSettings.HTTP_HOST), port, worker.metrics(), worker::health));
+                } catch (RuntimeException e) {
+                    worker.abandon();
+                    throw e;
+                }
                 if (http != null) {
                     LOG.info("health at http://{}:{}/health, metrics at /metrics", settings.get(AppSettings.HTTP_HOST),
                             http.port());

@@ -97,6 +97,8 @@ public final class Worker implements Runnable {
     private String inHandId = "";
     private long inHandAt = -1;
     private volatile KafkaSession session;
+    /** The first session, once {@link #startOpening()} began it; taken by {@link #run()}. */
+    private CompletableFuture<KafkaSession> openedAhead;
     /** The worker's part in a group sharing the work, when work.shards &gt; 0; else null. */
     private volatile SharedWork shared;
     private volatile boolean sharedConnected;
@@ -246,6 +248,26 @@ public final class Worker implements Runnable {
         return stopRequested.getCount() == 0;
     }
 
+    /**
+     * Begins opening the Kafka session now, for a {@link #run()} that follows: what the caller still
+     * does before it (starting the HTTP endpoints) then no longer delays a restart's first commit. A
+     * caller that will not run the worker after all must {@link #abandon()} it. Nothing for a worker
+     * sharing files, which opens a session per shard.
+     */
+    public synchronized void startOpening() {
+        if (openedAhead == null && config.get(AppSettings.WORK_SHARDS) == 0) {
+            openedAhead = Background.start("xmlingest-kafka-open", this::openSession);
+        }
+    }
+
+    /** Closes what {@link #startOpening()} opened, for a worker that will not run. */
+    public synchronized void abandon() {
+        if (openedAhead != null) {
+            openedAhead.thenAccept(KafkaSession::close);
+            openedAhead = null;
+        }
+    }
+
     @Override
     public void run() {
         LOG.info("worker {} watching {} for files; records go to {}, dead letters to {}, status events to {}, "
@@ -254,8 +276,12 @@ public final class Worker implements Runnable {
         // Opening the session and building the record model each take a good part of a restart, and
         // neither needs the other. A bad model still stops the worker at once: it is awaited here, not Kafka.
         boolean sharing = config.get(AppSettings.WORK_SHARDS) > 0;
-        CompletableFuture<KafkaSession> firstSession = sharing ? null
-                : Background.start("xmlingest-kafka-open", this::openSession);
+        startOpening();
+        CompletableFuture<KafkaSession> firstSession;
+        synchronized (this) {
+            firstSession = openedAhead;
+            openedAhead = null;
+        }
         long backoff = FIRST_BACKOFF_MS;
         try {
             RecordModel records = model.get();

@@ -12,6 +12,7 @@ import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.pipeline.KafkaSession;
 import io.xmlingest.core.pipeline.StepTimes;
 import io.xmlingest.core.publish.Envelope;
+import io.xmlingest.core.publish.KafkaClientSettings;
 import io.xmlingest.core.publish.MessageHeaders;
 import io.xmlingest.core.publish.TopicNames;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +21,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -74,6 +78,63 @@ class CheckpointStoreIT {
             assertThat(reads).as("reads that received checkpoints").hasPositiveValue();
             shared.refresh();
             assertThat(shared.find("f1/1")).isPresent();
+        }
+    }
+
+    /**
+     * A session reads the checkpoints ahead while its producer is made and fences the predecessor,
+     * so that a restart waits for neither in turn. What the predecessor commits after that read and
+     * before the fence must still be seen, and what it left open must not.
+     */
+    @Test
+    void aSessionSeesWhatItsPredecessorCommittedAfterTheReadAheadAndNotWhatItLeftOpen() throws Exception {
+        IngestConfig config = IngestConfig.of(IngestSettings.ALL, Map.of(
+                IngestSettings.TOPIC.key(), TestBroker.uniqueTopic("fence-race"),
+                IngestSettings.BOOTSTRAP_SERVERS.key(), TestBroker.bootstrapServers()));
+        TopicNames topics = TopicNames.of(config);
+        String transactionalId = "xmlingest-" + topics.checkpoints();
+        try (KafkaSession first = KafkaSession.open(config, topics, "other-" + transactionalId, () -> false, t -> { },
+                StepTimes.NONE)) {
+            first.publisher().commit(List.of(envelope(topics, checkpoint(FileState.IN_PROGRESS, 500, 500))));
+        }
+        CountDownLatch readAhead = new CountDownLatch(1);
+        List<String> steps = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (KafkaProducer<byte[], byte[]> predecessor = new KafkaProducer<>(
+                KafkaClientSettings.transactionalProducer(config, transactionalId))) {
+            predecessor.initTransactions();
+            StepTimes between = new StepTimes() {
+                @Override
+                public void took(String step, long startNanos, long endNanos) {
+                    steps.add(step);
+                    if (step.equals("checkpoints ahead")) {
+                        readAhead.countDown();
+                    }
+                }
+
+                @Override
+                public <T> T time(String step, Supplier<T> work) {
+                    if (step.equals("initTransactions")) {
+                        try {
+                            assertThat(readAhead.await(30, TimeUnit.SECONDS)).as("the read ahead ended").isTrue();
+                            predecessor.beginTransaction();
+                            predecessor.send(record(topics, checkpoint(FileState.IN_PROGRESS, 900, 900)));
+                            predecessor.commitTransaction();
+                            predecessor.beginTransaction();
+                            predecessor.send(record(topics, checkpoint(FileState.IN_PROGRESS, 1300, 1300)));
+                            predecessor.flush();
+                        } catch (InterruptedException e) {
+                            throw new AssertionError(e);
+                        }
+                    }
+                    return StepTimes.super.time(step, work);
+                }
+            };
+            try (KafkaSession next = KafkaSession.open(config, topics, transactionalId, () -> false, t -> { }, between)) {
+                assertThat(next.checkpoints().find("f1")).get().extracting(Checkpoint::nextRecordIndex)
+                        .as("committed after the read ahead, before the fence: seen; left open: aborted by the fence")
+                        .isEqualTo(900L);
+            }
+            assertThat(steps).containsSubsequence("checkpoints ahead", "initTransactions", "checkpoints");
         }
     }
 
@@ -211,6 +272,10 @@ class CheckpointStoreIT {
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         return new KafkaProducer<>(p);
+    }
+
+    private static ProducerRecord<byte[], byte[]> record(TopicNames topics, Checkpoint c) {
+        return new ProducerRecord<>(topics.checkpoints(), c.key().getBytes(StandardCharsets.UTF_8), CheckpointCodec.encode(c));
     }
 
     private static Envelope envelope(TopicNames topics, Checkpoint c) {

@@ -785,6 +785,25 @@ class WorkerIT {
                 .containsExactly("started", "failed", "started", "failed", "started", "completed");
     }
 
+    /**
+     * The worker begins opening Kafka before it starts its HTTP endpoints, so that a restart waits for
+     * neither in turn; a port it cannot listen on still stops it as a setting's fault, and what it had
+     * begun to open is closed rather than left running in the JVM.
+     */
+    @Test
+    void aTakenHttpPortStopsStartUpAndClosesWhatWasOpenedAhead() throws Exception {
+        String worker = "taken-port-" + System.nanoTime();
+        try (ServerSocket taken = new ServerSocket(0)) {
+            int exit = Main.run("worker", "--inbox", inbox.toString(), "--topic", TestBroker.uniqueTopic("taken-port"),
+                    "--bootstrap-servers", TestBroker.bootstrapServers(), "--http-port",
+                    String.valueOf(taken.getLocalPort()), "-s", "worker.id=" + worker);
+            assertThat(exit).isEqualTo(2);
+        }
+        // The producer's network thread is named after its client id, which carries the worker's id.
+        await("the opened-ahead session closed", WAIT, () -> Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(t -> t.getName().contains(worker)));
+    }
+
     @Test
     void anInvalidSettingStopsStartUpNamingIt() {
         int exit = Main.run("worker", "--inbox", inbox.toString(), "--topic", "t", "-s", "inbox.poll.interval.ms=0");

@@ -24,10 +24,10 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.KafkaException;
 
 /**
- * What the exactly-once path needs from Kafka, opened in the order that makes it safe: topics,
- * then the transactional producer (whose initialisation fences a dead predecessor with the same
- * id and aborts its open transaction), and only then the checkpoints, which are therefore read
- * after every transaction of the predecessor is settled.
+ * What the exactly-once path needs from Kafka, opened in the order that makes it safe: the
+ * transactional producer's initialisation fences a dead predecessor with the same id and aborts
+ * its open transaction, and only then are the checkpoints read to their end, which is therefore
+ * taken after every transaction of the predecessor is settled.
  */
 public final class KafkaSession implements AutoCloseable {
 
@@ -53,17 +53,18 @@ public final class KafkaSession implements AutoCloseable {
         Duration timeout = Duration.ofMillis(config.get(IngestSettings.TOPIC_READY_TIMEOUT_MS));
         KafkaProducer<byte[], byte[]> producer = null;
         KafkaCheckpointStore store = null;
-        // Making a Kafka client is mostly loading classes, and the producer needs no topic: it is made while
-        // the checkpoint consumer is made and checks the topics, each on its own thread.
+        // Making a Kafka client is mostly loading classes, and neither the producer nor its fence needs a topic:
+        // they run while the checkpoint consumer is made, checks the topics and reads ahead, on another thread.
         CompletableFuture<KafkaCheckpointStore> checked = CompletableFuture.supplyAsync(
-                () -> checkpointsWithTopics(config, topics, timeout, steps), KafkaSession::inBackground);
+                () -> checkpointsReadAhead(config, topics, timeout, steps), KafkaSession::inBackground);
         try {
             producer = steps.time("producer", () -> new KafkaProducer<>(
                     KafkaClientSettings.transactionalProducer(config, transactionalId)));
-            store = await(checked);
-            // In this order: checkpoints read before the predecessor is fenced could miss its last commit (one
-            // still being completed, or made by a predecessor not quite dead), whose records would go out again.
             steps.time("initTransactions", producer::initTransactions);
+            store = await(checked);
+            // Only this read counts: one that ended before the predecessor was fenced could miss its last commit
+            // (one still being completed, or made by a predecessor not quite dead), whose records would go out
+            // again. The end it reads to is taken now, after the fence; the read ahead only left less to read.
             steps.time("checkpoints", store::refresh);
             return new KafkaSession(new KafkaTransactionalPublisher(producer, giveUp, trouble), store, true);
         } catch (KafkaException | RetriableIngestException e) {
@@ -131,6 +132,23 @@ public final class KafkaSession implements AutoCloseable {
         try {
             store.onProgress(progress);
             store.refresh();
+            return store;
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The checkpoint store, once every topic is there, read as far as the topic's end was when it
+     * looked, which may be short of a commit the predecessor is still completing. The read-committed
+     * consumer holds back a transaction still open, so nothing read here can be undone later.
+     */
+    private static KafkaCheckpointStore checkpointsReadAhead(IngestConfig config, TopicNames topics, Duration timeout,
+                                                             StepTimes steps) {
+        KafkaCheckpointStore store = checkpointsWithTopics(config, topics, timeout, steps);
+        try {
+            steps.time("checkpoints ahead", store::refresh);
             return store;
         } catch (RuntimeException e) {
             store.close();
