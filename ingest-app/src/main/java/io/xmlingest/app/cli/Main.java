@@ -7,16 +7,17 @@ import io.xmlingest.core.error.FileFailedException;
 import io.xmlingest.core.error.IoProblems;
 import io.xmlingest.core.error.RetriableIngestException;
 import java.io.UncheckedIOException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.kafka.common.errors.AuthenticationException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine;
 
 @Command(name = "ingest-app", mixinStandardHelpOptions = true, versionProvider = Main.VersionText.class,
         description = "Turns very large XML files into typed records in Apache Kafka.",
-        subcommands = {IngestCommand.class, WorkerCommand.class, ReadCommand.class, BrokerCommand.class, ConfigCommand.class,
-            ModelCommand.class, SchemaCommand.class,
-            CommandLine.HelpCommand.class},
         footer = {"", "Examples:", "  java -jar ingest-app.jar ingest persons.xml --topic persons",
             "  java -jar ingest-app.jar worker --inbox inbox --topic persons --bootstrap-servers broker:9092",
             "  java -jar ingest-app.jar COMMAND --help",
@@ -32,13 +33,48 @@ public final class Main {
         }
     }
 
+    /** Every command, in the order help lists them; each made only when asked for (see {@link #commandLine}). */
+    private static final Map<String, Supplier<Object>> COMMANDS = commands();
+
+    private static Map<String, Supplier<Object>> commands() {
+        Map<String, Supplier<Object>> all = new LinkedHashMap<>();
+        all.put("ingest", IngestCommand::new);
+        all.put("worker", WorkerCommand::new);
+        all.put("read", ReadCommand::new);
+        all.put("broker", BrokerCommand::new);
+        all.put("config", ConfigCommand::new);
+        all.put("model", ModelCommand::new);
+        all.put("schema", SchemaCommand::new);
+        // Not a method reference: a JDK 25 AOT cache keeps a reference's target, and picocli's classes, compiled for
+        // Java 5, cannot be kept, which crashed the JVM writing the cache (scripts/class-data-archive.sh).
+        all.put("help", () -> new CommandLine.HelpCommand());
+        return Collections.unmodifiableMap(all);
+    }
+
     public static void main(String[] args) {
         System.exit(run(args));
     }
 
+    /**
+     * The command line for {@code args}: with only the command they name, when their first word names
+     * one, else with every command (for the top level's help, version and errors). Picocli builds a
+     * command's model from its annotations by reflection, and building every command's at every start
+     * was about a tenth of a second of a restarted worker's way to its first commit.
+     */
+    static CommandLine commandLine(String... args) {
+        CommandLine cli = new CommandLine(new Main());
+        Supplier<Object> named = args.length == 0 || args[0].equals("help") ? null : COMMANDS.get(args[0]);
+        if (named != null) {
+            cli.addSubcommand(args[0], named.get());
+        } else {
+            COMMANDS.forEach((name, make) -> cli.addSubcommand(name, make.get()));
+        }
+        return cli;
+    }
+
     /** Runs a command line and returns its exit code; errors print as one clear line, not a stack trace. */
     public static int run(String... args) {
-        CommandLine cli = new CommandLine(new Main());
+        CommandLine cli = commandLine(args);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             Optional<AuthenticationException> refused = KafkaAuthentication.refusal(e);
             if (refused.isPresent()) {

@@ -33,7 +33,7 @@ class CliConventionsTest {
 
     @Test
     void everyCommandsHelpHasExamples() {
-        List<CommandLine> commands = allCommands(new CommandLine(new Main()));
+        List<CommandLine> commands = allCommands(Main.commandLine());
         commands.add(new CommandLine(new DatagenCommand()));
         assertThat(commands).extracting(CommandLine::getCommandName)
                 .contains("ingest-app", "ingest", "worker", "read", "broker", "config", "model", "compile", "datagen");
@@ -43,18 +43,38 @@ class CliConventionsTest {
         }
     }
 
+    /** A command named first is built alone, for a quicker start, and must read and help as in the whole. */
+    @Test
+    void aCommandNamedFirstIsBuiltAloneAndHelpsAsInTheWhole() {
+        CommandLine whole = Main.commandLine();
+        assertThat(whole.getSubcommands()).containsOnlyKeys("ingest", "worker", "read", "broker", "config", "model",
+                "schema", "help");
+        assertThat(Main.commandLine("--version").getSubcommands()).containsOnlyKeys(whole.getSubcommands().keySet());
+        assertThat(Main.commandLine("no-such-command").getSubcommands()).containsOnlyKeys(whole.getSubcommands().keySet());
+        assertThat(Main.commandLine("help", "worker").getSubcommands()).containsOnlyKeys(whole.getSubcommands().keySet());
+        for (String name : whole.getSubcommands().keySet()) {
+            if (name.equals("help")) {
+                continue;
+            }
+            CommandLine alone = Main.commandLine(name, "--help");
+            assertThat(alone.getSubcommands()).containsOnlyKeys(name);
+            assertThat(alone.getSubcommands().get(name).getUsageMessage()).as(name)
+                    .isEqualTo(whole.getSubcommands().get(name).getUsageMessage());
+        }
+    }
+
     @Test
     void versionIsTheBuildsVersion() throws Exception {
         Matcher m = Pattern.compile("<version>([^<]+)</version>").matcher(Files.readString(Path.of("pom.xml")));
         assertThat(m.find()).isTrue();
         String version = m.group(1);
-        assertThat(run(new CommandLine(new Main()), "--version")).isEqualTo("xmlingest " + version);
+        assertThat(run(Main.commandLine(), "--version")).isEqualTo("xmlingest " + version);
         assertThat(run(new CommandLine(new DatagenCommand()), "--version")).isEqualTo("xmlingest datagen " + version);
     }
 
     @Test
     void exitCodesAreDocumentedInHelpAndReadme() throws Exception {
-        String help = new CommandLine(new Main()).getUsageMessage();
+        String help = Main.commandLine().getUsageMessage();
         String readme = Files.readString(Path.of("../README.md"));
         for (int code : new int[] {ExitCodes.OK, ExitCodes.FILE_FAILED, ExitCodes.USAGE, ExitCodes.RECORDS_REJECTED,
             ExitCodes.KAFKA_UNAVAILABLE}) {
