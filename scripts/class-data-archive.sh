@@ -1,18 +1,22 @@
 #!/bin/bash
-# Writes a class-data archive for the worker (JDK 17's dynamic AppCDS archive), so that a worker started
-# with it loads its classes (Kafka's clients, JAXB, Woodstox, our own) already parsed and verified from a
-# mapped file instead of from the jar: a restarted worker commits its first record sooner (README,
-# Operations). The archive is made by one training run of the worker, over a small generated file with
-# some invalid records, in a temporary directory, against a broker of its own run by the `broker` command in
-# another process (so that the archive holds the worker's classes, not a broker's); the run's JVM writes the
-# archive as it exits.
+# Writes a class-data archive for the worker, so that a worker started with it loads its classes (Kafka's
+# clients, JAXB, Woodstox, our own) already parsed and verified from a mapped file instead of from the jar: a
+# restarted worker commits its first record sooner (README, Operations). On JDK 17 to 24 it is a dynamic AppCDS
+# archive; on a JDK with -XX:AOTCacheOutput (25 and later) an AOT cache, which also holds the classes linked and
+# the training run's method profiles, so that less is left to interpret and compile after a restart. The
+# archive is made by one training run of the worker, over a small generated file with some invalid records, in
+# a temporary directory, against a broker of its own run by the `broker` command in another process (so that
+# the archive holds the worker's classes, not a broker's); the run's JVM writes the archive as it exits.
 #
 # Usage: scripts/class-data-archive.sh ARCHIVE [INGEST_APP_JAR] [DATAGEN_JAR]
-# Then:  java -XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0 -XX:SharedArchiveFile=ARCHIVE -jar INGEST_APP_JAR worker ...
-# (ArchiveRelocationMode=0 maps the archive where it was made to be mapped, falling back to moving it; some JDK
-# 17 builds move it always, which cost about a tenth of a second here.) The archive holds only for the same JDK
-# build and the same jar at the same path; given another, the JVM warns and runs without it. JAVA_OPTS are added
-# to the training run's java command line.
+# JAVA is the java the worker will run on (java on the PATH if unset); the script ends by printing how to start
+# the worker with the archive on it:
+#   JDK 17: java -XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0 -XX:SharedArchiveFile=ARCHIVE -jar ...
+#   (ArchiveRelocationMode=0 maps the archive where it was made to be mapped, falling back to moving it; some
+#   JDK 17 builds move it always, which cost about a tenth of a second here.)
+#   JDK 25: java -XX:AOTCache=ARCHIVE -jar ...
+# The archive holds only for the same JDK build and the same jar at the same path; given another, the JVM warns
+# and runs without it. JAVA_OPTS are added to the training run's java command line.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 1 ] || { echo "usage: $0 ARCHIVE [INGEST_APP_JAR] [DATAGEN_JAR]" >&2; exit 2; }
@@ -50,10 +54,18 @@ for _ in $(seq 600); do
   sleep 0.1
 done
 BOOTSTRAP=$(head -1 broker.out)
+JAVA=${JAVA:-java}
+if "$JAVA" -XX:+PrintFlagsFinal -version 2>/dev/null | grep -q ' AOTCacheOutput '; then
+  WRITE=(-XX:AOTCacheOutput="$ARCHIVE")
+  USE="-XX:AOTCache=$ARCHIVE"
+else
+  WRITE=(-XX:ArchiveClassesAtExit="$ARCHIVE")
+  USE="-XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0 -XX:SharedArchiveFile=$ARCHIVE"
+fi
 [ -n "$BOOTSTRAP" ] || fail "the training broker did not start in 60 s" broker.log
 rm -f "$ARCHIVE"
 # The HTTP endpoints are on, at a free port, so that their classes are in the archive too.
-java ${JAVA_OPTS:-} -XX:ArchiveClassesAtExit="$ARCHIVE" -jar "$JAR" worker --inbox inbox --topic class-data-training \
+"$JAVA" ${JAVA_OPTS:-} "${WRITE[@]}" -jar "$JAR" worker --inbox inbox --topic class-data-training \
   --bootstrap-servers "$BOOTSTRAP" --http-port 0 -s worker.id=class-data-training > worker.log 2>&1 &
 PID=$!
 mv sample.xml inbox/sample.xml
@@ -74,4 +86,4 @@ fi
 PID=
 [ -s "$ARCHIVE" ] || fail "the training run wrote no archive at $ARCHIVE" worker.log
 echo "wrote $ARCHIVE ($(( $(stat -c %s "$ARCHIVE") / 1048576 )) MB); start the worker with:"
-echo "  java -XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0 -XX:SharedArchiveFile=$ARCHIVE -jar $JAR worker ..."
+echo "  $JAVA $USE -jar $JAR worker ..."

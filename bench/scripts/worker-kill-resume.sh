@@ -7,7 +7,8 @@
 # Needs: mvn package done, kcat and curl. Usage: bench/scripts/worker-kill-resume.sh [WORKDIR]
 # KAFKA_PORT (19092), HTTP_PORT (18080) and JAR (the built ingest-app.jar) may be set, so that two
 # people on one machine, or two builds, can be measured side by side; WORKER_JAVA_OPTS are added to the
-# worker's java command line (a class-data archive, say).
+# worker's java command line (a class-data archive, say), and WORKER_JAVA is the java that runs it (java on the
+# PATH if unset; another JDK's, for its class-data or AOT cache).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=${1:-$ROOT/bench-data/kill-resume}
@@ -20,7 +21,7 @@ java -jar "$JAR" broker --port $KAFKA_PORT --data "$WORK/broker" > broker.log 2>
 BROKER=$!
 trap 'kill $BROKER 2>/dev/null || true' EXIT
 until grep -q $KAFKA_PORT broker.log; do sleep 0.2; done
-start() { date +%s%N > "launch-$1"; java -Xmx256m ${WORKER_JAVA_OPTS:-} -jar "$JAR" worker --inbox "$WORK/inbox" --topic p1m --bootstrap-servers 127.0.0.1:$KAFKA_PORT \
+start() { date +%s%N > "launch-$1"; ${WORKER_JAVA:-java} -Xmx256m ${WORKER_JAVA_OPTS:-} -jar "$JAR" worker --inbox "$WORK/inbox" --topic p1m --bootstrap-servers 127.0.0.1:$KAFKA_PORT \
    --http-port $HTTP_PORT -s worker.progress.interval.ms=500 -s worker.id=hand > "worker-$1.log" 2>&1 & echo $!; }
 first_record() {
   until curl -s localhost:$HTTP_PORT/metrics 2>/dev/null | grep -q '^xmlingest_records_total [1-9]'; do sleep 0.05; done
