@@ -23,6 +23,16 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 ARCHIVE=$(realpath -m "$1")
 JAR=$(realpath "${2:-$ROOT/ingest-app/target/ingest-app.jar}")
 DATAGEN=$(realpath "${3:-$ROOT/datagen/target/datagen.jar}")
+JAVA=${JAVA:-java}
+# Asked first, so that a java that does not run is said to be the fault, not the training run.
+FLAGS=$("$JAVA" -XX:+PrintFlagsFinal -version 2>&1) || { echo "$JAVA does not run: $FLAGS" >&2; exit 1; }
+if grep -q ' AOTCacheOutput ' <<< "$FLAGS"; then
+  WRITE=(-XX:AOTCacheOutput="$ARCHIVE")
+  USE="-XX:AOTCache=$ARCHIVE"
+else
+  WRITE=(-XX:ArchiveClassesAtExit="$ARCHIVE")
+  USE="-XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0 -XX:SharedArchiveFile=$ARCHIVE"
+fi
 WORK=$(mktemp -d)
 PID=
 BROKER=
@@ -54,14 +64,6 @@ for _ in $(seq 600); do
   sleep 0.1
 done
 BOOTSTRAP=$(head -1 broker.out)
-JAVA=${JAVA:-java}
-if "$JAVA" -XX:+PrintFlagsFinal -version 2>/dev/null | grep -q ' AOTCacheOutput '; then
-  WRITE=(-XX:AOTCacheOutput="$ARCHIVE")
-  USE="-XX:AOTCache=$ARCHIVE"
-else
-  WRITE=(-XX:ArchiveClassesAtExit="$ARCHIVE")
-  USE="-XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0 -XX:SharedArchiveFile=$ARCHIVE"
-fi
 [ -n "$BOOTSTRAP" ] || fail "the training broker did not start in 60 s" broker.log
 rm -f "$ARCHIVE"
 # The HTTP endpoints are on, at a free port, so that their classes are in the archive too.

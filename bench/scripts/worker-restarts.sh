@@ -15,17 +15,28 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 ROUNDS=$1; shift
 WORK=${WORKDIR:-$ROOT/bench-data/restarts}
-mkdir -p "$WORK" && cd "$WORK" && rm -rf broker ways && mkdir ways
+# broker.out is removed first: a stale one, read before the new broker's shell truncated it, named a dead broker.
+mkdir -p "$WORK" && cd "$WORK" && rm -rf broker ways broker.out && mkdir ways
 [ -f persons-1m.xml ] || java -jar "$ROOT/datagen/target/datagen.jar" --records 1000000 --out persons-1m.xml --seed 42
 java -jar "$ROOT/ingest-app/target/ingest-app.jar" broker --port 0 --data "$WORK/broker" > broker.out 2> broker.log &
-PIDS=($!)
+BROKER=$!
+PIDS=("$BROKER")
 trap 'kill -9 "${PIDS[@]}" 2>/dev/null || true' EXIT
-until [ -s broker.out ]; do sleep 0.2; done
+for _ in $(seq 600); do [ -s broker.out ] && break; kill -0 "$BROKER" || { cat broker.log; exit 1; }; sleep 0.1; done
 BOOT=$(head -1 broker.out)
-start() { # way jar java opts port log
-  $3 -Xmx256m $4 -jar "$2" worker --inbox "ways/$1/inbox" --topic "restarts-$1" --bootstrap-servers "$BOOT" \
-    --http-port "$5" -s worker.id=restarts > "$6" 2>&1 & echo $!; }
-committed() { until curl -s "localhost:$1/metrics" 2>/dev/null | grep -q '^xmlingest_records_total [1-9]'; do sleep 0.02; done; }
+[ -n "$BOOT" ] || { echo "the broker did not start in 60 s" >&2; cat broker.log >&2; exit 1; }
+start() { # way jar java opts port log; each way its own worker id, so that a start fences its own predecessor
+  "$3" -Xmx256m $4 -jar "$2" worker --inbox "ways/$1/inbox" --topic "restarts-$1" --bootstrap-servers "$BOOT" \
+    --http-port "$5" -s "worker.id=restarts-$1" > "$6" 2>&1 & echo $!; }
+committed() { # pid port log: waits at most 60 s for the first new committed record, and says why not
+  for _ in $(seq 3000); do
+    curl -s "localhost:$2/metrics" 2>/dev/null | grep -q '^xmlingest_records_total [1-9]' && return 0
+    kill -0 "$1" 2>/dev/null || { echo "the worker stopped; its log:" >&2; cat "$3" >&2; exit 1; }
+    sleep 0.02
+  done
+  echo "no committed record in 60 s; the worker's log:" >&2; cat "$3" >&2; exit 1
+}
+stop() { kill -9 "$1"; while kill -0 "$1" 2>/dev/null; do sleep 0.02; done; }
 port() { echo $((18700 + $1)); }
 i=0
 for way in "$@"; do
@@ -33,7 +44,7 @@ for way in "$@"; do
   mkdir -p "ways/$label/inbox"
   pid=$(start "$label" "$jar" "$java" "$opts" "$(port $i)" "ways/$label/first.log"); PIDS+=("$pid")
   cp persons-1m.xml "ways/$label/inbox/.persons.part" && mv "ways/$label/inbox/.persons.part" "ways/$label/inbox/persons.xml"
-  committed "$(port $i)"; sleep 1; kill -9 "$pid"; wait "$pid" 2>/dev/null || true
+  committed "$pid" "$(port $i)" "ways/$label/first.log"; sleep 1; stop "$pid"
   i=$((i + 1))
 done
 for r in $(seq "$ROUNDS"); do
@@ -42,9 +53,9 @@ for r in $(seq "$ROUNDS"); do
     IFS='|' read -r label jar java opts <<< "$way"
     log="ways/$label/restart-$r.log"
     t0=$(date +%s%N); pid=$(start "$label" "$jar" "$java" "$opts" "$(port $i)" "$log"); PIDS+=("$pid")
-    committed "$(port $i)"; t1=$(date +%s%N)
+    committed "$pid" "$(port $i)" "$log"; t1=$(date +%s%N)
     for _ in $(seq 40); do grep -q 'start-up:' "$log" && break; sleep 0.05; done
-    kill -9 "$pid"; wait "$pid" 2>/dev/null || true
+    stop "$pid"
     ms=$(( (t1 - t0) / 1000000 )); echo "$ms" >> "ways/$label/ms"
     echo "$label round $r: $ms ms to the first new committed record (load average $(cut -d' ' -f1 /proc/loadavg));" \
       "$(grep -o 'first commit [0-9.]* s after the JVM.s launch' "$log" || echo 'no start-up line')"

@@ -29,6 +29,7 @@ class ClassDataArchiveIT {
                 .redirectOutput(log.toFile());
         // The archive holds for the JDK that wrote it: the script's java is this test's unless JAVA says another.
         builder.environment().put("PATH", Path.of(AppProcess.javaBin()).getParent() + ":" + System.getenv("PATH"));
+        builder.environment().remove("JAVA");
         builder.environment().putAll(env);
         return builder.start();
     }

@@ -101,57 +101,56 @@ final class WorkerCommand implements Callable<Integer> {
             try (KafkaTarget kafka = startup.time("kafka target", () -> KafkaTarget.open(settings))) {
                 Worker worker = new Worker(kafka.config(), () -> Background.await(model), inboxDir, workerId, startup);
                 worker.startOpening();
-                int port = settings.get(AppSettings.HTTP_PORT);
-                HttpEndpoints http;
+                // A start that stops before the worker runs (its HTTP port taken, say) must close what was opened.
                 try {
-                    http = port < 0 ? null : startup.time("http", () -> HttpEndpoints.start(
+                    int port = settings.get(AppSettings.HTTP_PORT);
+                    HttpEndpoints http = port < 0 ? null : startup.time("http", () -> HttpEndpoints.start(
                             settings.get(AppSettings.HTTP_HOST), port, worker.metrics(), worker::health));
-                } catch (RuntimeException e) {
-                    worker.abandon();
-                    throw e;
-                }
-                if (http != null) {
-                    LOG.info("health at http://{}:{}/health, metrics at /metrics", settings.get(AppSettings.HTTP_HOST),
-                            http.port());
-                }
-                long shutdownMillis = settings.get(AppSettings.SHUTDOWN_TIMEOUT_MS);
-                hook = new Thread(() -> {
-                    LOG.info("stop requested: finishing the page in hand (at most {} ms)", shutdownMillis);
-                    worker.requestStop();
-                    try {
-                        boolean stopped = worker.awaitStopped(shutdownMillis);
-                        if (!stopped) {
-                            LOG.warn("the worker did not stop within {} ms (setting {}); exiting anyway, and the open "
-                                    + "transaction is aborted", shutdownMillis, AppSettings.SHUTDOWN_TIMEOUT_MS.key());
-                        }
-                        // Let the command close the HTTP endpoints and an embedded broker before the JVM halts.
-                        boolean closed = cleanedUp.await(Math.max(1000, shutdownMillis / 4), TimeUnit.MILLISECONDS);
-                        if (stopped && closed && stoppedOnRequest.get()) {
-                            // A JVM stopped by a signal exits 128 + the signal (143 for SIGTERM), which supervisors
-                            // read as a failure. This stop was asked for and finished its work, so it is a success; a
-                            // stop that ran out of time keeps the signal's code, and an error's exit keeps its own
-                            // (System.exit runs this hook too).
-                            LOG.info("stopped on request");
-                            System.out.flush();
-                            System.err.flush();
-                            Runtime.getRuntime().halt(ExitCodes.OK);
-                        }
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }, "xmlingest-shutdown");
-                Runtime.getRuntime().addShutdownHook(hook);
-                try {
-                    worker.run();
-                } catch (Error e) {
-                    // The worker logged it with its stack trace as it stopped; a second trace from the JVM only
-                    // doubled it in the log. Still exit 1, for the supervisor that starts the worker again.
-                    System.err.println("error: the worker stopped on " + e + " (its stack trace is logged above)");
-                    return ExitCodes.FILE_FAILED;
-                } finally {
                     if (http != null) {
-                        http.close();
+                        LOG.info("health at http://{}:{}/health, metrics at /metrics", settings.get(AppSettings.HTTP_HOST),
+                                http.port());
                     }
+                    long shutdownMillis = settings.get(AppSettings.SHUTDOWN_TIMEOUT_MS);
+                    hook = new Thread(() -> {
+                        LOG.info("stop requested: finishing the page in hand (at most {} ms)", shutdownMillis);
+                        worker.requestStop();
+                        try {
+                            boolean stopped = worker.awaitStopped(shutdownMillis);
+                            if (!stopped) {
+                                LOG.warn("the worker did not stop within {} ms (setting {}); exiting anyway, and the open "
+                                        + "transaction is aborted", shutdownMillis, AppSettings.SHUTDOWN_TIMEOUT_MS.key());
+                            }
+                            // Let the command close the HTTP endpoints and an embedded broker before the JVM halts.
+                            boolean closed = cleanedUp.await(Math.max(1000, shutdownMillis / 4), TimeUnit.MILLISECONDS);
+                            if (stopped && closed && stoppedOnRequest.get()) {
+                                // A JVM stopped by a signal exits 128 + the signal (143 for SIGTERM), which supervisors
+                                // read as a failure. This stop was asked for and finished its work, so it is a success; a
+                                // stop that ran out of time keeps the signal's code, and an error's exit keeps its own
+                                // (System.exit runs this hook too).
+                                LOG.info("stopped on request");
+                                System.out.flush();
+                                System.err.flush();
+                                Runtime.getRuntime().halt(ExitCodes.OK);
+                            }
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }, "xmlingest-shutdown");
+                    Runtime.getRuntime().addShutdownHook(hook);
+                    try {
+                        worker.run();
+                    } catch (Error e) {
+                        // The worker logged it with its stack trace as it stopped; a second trace from the JVM only
+                        // doubled it in the log. Still exit 1, for the supervisor that starts the worker again.
+                        System.err.println("error: the worker stopped on " + e + " (its stack trace is logged above)");
+                        return ExitCodes.FILE_FAILED;
+                    } finally {
+                        if (http != null) {
+                            http.close();
+                        }
+                    }
+                } finally {
+                    worker.abandon();
                 }
             }
             stoppedOnRequest.set(true);

@@ -97,8 +97,15 @@ public final class Worker implements Runnable {
     private String inHandId = "";
     private long inHandAt = -1;
     private volatile KafkaSession session;
-    /** The first session, once {@link #startOpening()} began it; taken by {@link #run()}. */
+    /** The first session, once {@link #startOpening()} began it; taken by {@link #run()}. Guarded by this. */
     private CompletableFuture<KafkaSession> openedAhead;
+    /**
+     * Opened by {@link #run()}, or by {@link #abandon()} with {@code abandoned} set: a session opened
+     * ahead waits here before it fences the id's holder, which may be a live worker that this start,
+     * a mistaken second one, would otherwise disturb before it found its HTTP port taken.
+     */
+    private final CountDownLatch mayFence = new CountDownLatch(1);
+    private volatile boolean abandoned;
     /** The worker's part in a group sharing the work, when work.shards &gt; 0; else null. */
     private volatile SharedWork shared;
     private volatile boolean sharedConnected;
@@ -260,9 +267,14 @@ public final class Worker implements Runnable {
         }
     }
 
-    /** Closes what {@link #startOpening()} opened, for a worker that will not run. */
+    /**
+     * Closes what {@link #startOpening()} opened, for a worker that will not run; nothing once
+     * {@link #run()} has taken it.
+     */
     public synchronized void abandon() {
         if (openedAhead != null) {
+            abandoned = true;
+            mayFence.countDown();
             openedAhead.thenAccept(KafkaSession::close);
             openedAhead = null;
         }
@@ -281,6 +293,7 @@ public final class Worker implements Runnable {
         synchronized (this) {
             firstSession = openedAhead;
             openedAhead = null;
+            mayFence.countDown();
         }
         long backoff = FIRST_BACKOFF_MS;
         try {
@@ -486,7 +499,21 @@ public final class Worker implements Runnable {
     }
 
     private KafkaSession openSession() {
-        return KafkaSession.open(config, topics, "xmlingest-" + workerId, this::stopping, this::commitTrouble, startup);
+        return KafkaSession.open(config, topics, "xmlingest-" + workerId, this::stopping, this::commitTrouble, startup,
+                this::awaitMayFence);
+    }
+
+    private void awaitMayFence() {
+        try {
+            mayFence.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RetriableIngestException("interrupted while opening the Kafka session", null, null, e);
+        }
+        if (abandoned) {
+            throw new RetriableIngestException("the worker did not start, so its Kafka session is not opened", null,
+                    null, null);
+        }
     }
 
     /**

@@ -13,8 +13,11 @@ import io.xmlingest.app.TestBroker;
 import io.xmlingest.app.cli.Main;
 import io.xmlingest.app.http.Health;
 import io.xmlingest.app.http.HttpEndpoints;
+import io.xmlingest.core.config.IngestConfig;
+import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.IngestException;
 import io.xmlingest.core.pipeline.FileIdentity;
+import io.xmlingest.core.publish.KafkaClientSettings;
 import io.xmlingest.core.publish.MessageHeaders;
 import io.xmlingest.datagen.DatagenCommand;
 import java.io.IOException;
@@ -41,6 +44,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -787,20 +792,36 @@ class WorkerIT {
 
     /**
      * The worker begins opening Kafka before it starts its HTTP endpoints, so that a restart waits for
-     * neither in turn; a port it cannot listen on still stops it as a setting's fault, and what it had
-     * begun to open is closed rather than left running in the JVM.
+     * neither in turn. A mistaken second start of a running worker, whose HTTP port is then taken, must
+     * still stop as a setting's fault without fencing the running one (its transaction commits), and
+     * close what it had begun to open rather than leave it running in the JVM.
      */
     @Test
-    void aTakenHttpPortStopsStartUpAndClosesWhatWasOpenedAhead() throws Exception {
+    void aTakenHttpPortStopsStartUpWithoutFencingTheRunningWorker() throws Exception {
         String worker = "taken-port-" + System.nanoTime();
-        try (ServerSocket taken = new ServerSocket(0)) {
-            int exit = Main.run("worker", "--inbox", inbox.toString(), "--topic", TestBroker.uniqueTopic("taken-port"),
-                    "--bootstrap-servers", TestBroker.bootstrapServers(), "--http-port",
-                    String.valueOf(taken.getLocalPort()), "-s", "worker.id=" + worker);
+        String topic = TestBroker.uniqueTopic("taken-port");
+        IngestConfig config = IngestConfig.of(IngestSettings.ALL, Map.of(IngestSettings.TOPIC.key(), topic,
+                IngestSettings.BOOTSTRAP_SERVERS.key(), TestBroker.bootstrapServers()));
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", TestBroker.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+        }
+        Properties running = KafkaClientSettings.transactionalProducer(config, "xmlingest-" + worker);
+        running.put(ProducerConfig.CLIENT_ID_CONFIG, "the-running-worker");
+        try (ServerSocket taken = new ServerSocket(0);
+             KafkaProducer<byte[], byte[]> live = new KafkaProducer<>(running)) {
+            live.initTransactions();
+            live.beginTransaction();
+            live.send(new ProducerRecord<>(topic, "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8)));
+            int exit = Main.run("worker", "--inbox", inbox.toString(), "--topic", topic, "--bootstrap-servers",
+                    TestBroker.bootstrapServers(), "--http-port", String.valueOf(taken.getLocalPort()),
+                    "-s", "worker.id=" + worker);
             assertThat(exit).isEqualTo(2);
+            // Time for an opening not held back to reach its fence, had the start not been stopped before it.
+            Thread.sleep(3000);
+            live.commitTransaction();
         }
         // The producer's network thread is named after its client id, which carries the worker's id.
-        await("the opened-ahead session closed", WAIT, () -> Thread.getAllStackTraces().keySet().stream()
+        await("the session opened ahead closed", WAIT, () -> Thread.getAllStackTraces().keySet().stream()
                 .noneMatch(t -> t.getName().contains(worker)));
     }
 

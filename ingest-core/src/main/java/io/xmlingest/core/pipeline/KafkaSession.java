@@ -50,6 +50,18 @@ public final class KafkaSession implements AutoCloseable {
      */
     public static KafkaSession open(IngestConfig config, TopicNames topics, String transactionalId,
                                     BooleanSupplier giveUp, Consumer<String> trouble, StepTimes steps) {
+        return open(config, topics, transactionalId, giveUp, trouble, steps, () -> { });
+    }
+
+    /**
+     * As {@link #open(IngestConfig, TopicNames, String, BooleanSupplier, Consumer, StepTimes)}, running
+     * {@code beforeFence} first, for a caller that opens the session while it still checks whether it may
+     * run at all: until that returns, nothing is done that a live holder of the transactional id would
+     * notice. What it throws ends the opening, and everything opened so far is closed.
+     */
+    public static KafkaSession open(IngestConfig config, TopicNames topics, String transactionalId,
+                                    BooleanSupplier giveUp, Consumer<String> trouble, StepTimes steps,
+                                    Runnable beforeFence) {
         Duration timeout = Duration.ofMillis(config.get(IngestSettings.TOPIC_READY_TIMEOUT_MS));
         KafkaProducer<byte[], byte[]> producer = null;
         KafkaCheckpointStore store = null;
@@ -60,6 +72,7 @@ public final class KafkaSession implements AutoCloseable {
         try {
             producer = steps.time("producer", () -> new KafkaProducer<>(
                     KafkaClientSettings.transactionalProducer(config, transactionalId)));
+            beforeFence.run();
             steps.time("initTransactions", producer::initTransactions);
             store = await(checked);
             // Only this read counts: one that ended before the predecessor was fenced could miss its last commit
@@ -67,7 +80,7 @@ public final class KafkaSession implements AutoCloseable {
             // again. The end it reads to is taken now, after the fence; the read ahead only left less to read.
             steps.time("checkpoints", store::refresh);
             return new KafkaSession(new KafkaTransactionalPublisher(producer, giveUp, trouble), store, true);
-        } catch (KafkaException | RetriableIngestException e) {
+        } catch (RuntimeException e) {
             checked.thenAccept(KafkaCheckpointStore::close);
             throw failedToOpen(producer, e);
         }
@@ -95,13 +108,16 @@ public final class KafkaSession implements AutoCloseable {
         }
     }
 
-    /** Closes the producer made so far, if any; what to throw: Kafka's failure as one to retry. */
-    private static RetriableIngestException failedToOpen(KafkaProducer<byte[], byte[]> producer, RuntimeException e) {
+    /**
+     * Closes the producer made so far, if any; what to throw: Kafka's failure as one to retry, anything
+     * else (a refused topic name, say) as it was, since retrying would not change it.
+     */
+    private static RuntimeException failedToOpen(KafkaProducer<byte[], byte[]> producer, RuntimeException e) {
         if (producer != null) {
             producer.close(Duration.ZERO);
         }
-        return e instanceof RetriableIngestException r ? r : new RetriableIngestException(
-                "cannot open the Kafka session: " + e, null, IngestSettings.BOOTSTRAP_SERVERS.key(), e);
+        return e instanceof KafkaException ? new RetriableIngestException("cannot open the Kafka session: " + e, null,
+                IngestSettings.BOOTSTRAP_SERVERS.key(), e) : e;
     }
 
     /**
