@@ -16,7 +16,8 @@
 #   JDK 17 builds move it always, which cost about a tenth of a second here.)
 #   JDK 25: java -XX:AOTCache=ARCHIVE -jar ...
 # The archive holds only for the same JDK build and the same jar at the same path; given another, the JVM warns
-# and runs without it. JAVA_OPTS are added to the training run's java command line.
+# and runs without it. JAVA_OPTS are added to the training run's java command line, and belong on the worker's
+# too: a JDK 25 JVM whose module options (--enable-native-access, say) differ runs without the AOT cache.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 1 ] || { echo "usage: $0 ARCHIVE [INGEST_APP_JAR] [DATAGEN_JAR]" >&2; exit 2; }
@@ -88,4 +89,4 @@ fi
 PID=
 [ -s "$ARCHIVE" ] || fail "the training run wrote no archive at $ARCHIVE" worker.log
 echo "wrote $ARCHIVE ($(( $(stat -c %s "$ARCHIVE") / 1048576 )) MB); start the worker with:"
-echo "  $JAVA $USE -jar $JAR worker ..."
+echo "  $JAVA ${JAVA_OPTS:+$JAVA_OPTS }$USE -jar $JAR worker ..."

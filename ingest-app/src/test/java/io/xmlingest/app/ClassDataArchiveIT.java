@@ -30,6 +30,7 @@ class ClassDataArchiveIT {
         // The archive holds for the JDK that wrote it: the script's java is this test's unless JAVA says another.
         builder.environment().put("PATH", Path.of(AppProcess.javaBin()).getParent() + ":" + System.getenv("PATH"));
         builder.environment().remove("JAVA");
+        builder.environment().remove("JAVA_OPTS");
         builder.environment().putAll(env);
         return builder.start();
     }
