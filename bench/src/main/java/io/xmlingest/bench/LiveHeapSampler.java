@@ -2,6 +2,8 @@ package io.xmlingest.bench;
 
 import com.sun.management.GcInfo;
 import java.lang.management.ManagementFactory;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
@@ -75,32 +77,44 @@ final class LiveHeapSampler implements LongConsumer {
     }
 
     private static long collectNow() {
+        Map<String, Long> before = collectionCounts();
         System.gc();
-        // Read from the full collector, never from whichever collection ended last: the threads that bind and send go
-        // on allocating, and a young collection right after the full one would count what it left as live.
-        GcInfo last = fullCollector().getLastGcInfo();
+        // Read from the collector that ran for System.gc(), never from whichever collection ended last: the threads
+        // that bind and send go on allocating, and a young collection right after the full one would count what it
+        // left as live. Nor from the collector that manages most pools: G1's young collector manages as many as its
+        // full one, and was read in its place.
+        com.sun.management.GarbageCollectorMXBean full = fullCollectorSince(before);
+        GcInfo last = full.getLastGcInfo();
         if (last == null) {
-            throw new IllegalStateException("the full collector reports no collection, so the live heap cannot be read");
+            throw new IllegalStateException(full.getName() + " reports no collection, so the live heap cannot be read");
         }
         Set<String> heap = MemoryWatch.heapPoolNames();
         return last.getMemoryUsageAfterGc().entrySet().stream().filter(e -> heap.contains(e.getKey()))
                 .mapToLong(e -> e.getValue().getUsed()).sum();
     }
 
+    private static Map<String, Long> collectionCounts() {
+        Map<String, Long> counts = new HashMap<>();
+        ManagementFactory.getGarbageCollectorMXBeans().forEach(gc -> counts.put(gc.getName(), gc.getCollectionCount()));
+        return counts;
+    }
+
     /**
-     * The collector that collects the whole heap (PS MarkSweep, G1 Old Generation, MarkSweepCompact): the one
-     * that manages the most memory pools, since a young collector manages only the young generation's.
+     * The collector that collected the whole heap since {@code before} (PS MarkSweep, G1 Old
+     * Generation, MarkSweepCompact): of those that ran, the one managing the most memory pools.
      */
-    static com.sun.management.GarbageCollectorMXBean fullCollector() {
+    static com.sun.management.GarbageCollectorMXBean fullCollectorSince(Map<String, Long> before) {
         com.sun.management.GarbageCollectorMXBean full = null;
         for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             if (gc instanceof com.sun.management.GarbageCollectorMXBean g
+                    && g.getCollectionCount() > before.getOrDefault(g.getName(), 0L)
                     && (full == null || g.getMemoryPoolNames().length > full.getMemoryPoolNames().length)) {
                 full = g;
             }
         }
         if (full == null) {
-            throw new IllegalStateException("no garbage collector reports its collections, so the live heap cannot be read");
+            throw new IllegalStateException("no garbage collector ran for System.gc() (is -XX:+DisableExplicitGC set?), "
+                    + "so the live heap cannot be read");
         }
         return full;
     }

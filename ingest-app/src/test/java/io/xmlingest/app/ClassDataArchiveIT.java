@@ -43,10 +43,17 @@ class ClassDataArchiveIT {
         return p.exitValue();
     }
 
+    /** With this test's own JDK: a dynamic AppCDS archive on 17, an AOT cache should the suite run on 25. */
     @Test
     void theTrainingRunWritesAnArchiveFromWhichALaterJvmLoadsTheWorkersClasses() throws Exception {
         Path archive = dir.resolve("xmlingest.jsa");
         String use = train(archive, Map.of());
+        if (use.contains("-XX:AOTCache=")) {
+            assertThat(Runtime.version().feature()).isGreaterThanOrEqualTo(25);
+            ingestLoadingFrom(AppProcess.javaBin(), List.of("-XX:AOTMode=on", "-XX:AOTCache=" + archive),
+                    " source: shared objects file");
+            return;
+        }
         assertThat(use).contains("-XX:SharedArchiveFile=" + archive);
         ingestLoadingFrom(AppProcess.javaBin(), List.of("-Xshare:on", "-XX:+UnlockDiagnosticVMOptions",
                 "-XX:ArchiveRelocationMode=0", "-XX:SharedArchiveFile=" + archive), " source: shared objects file (top)");
