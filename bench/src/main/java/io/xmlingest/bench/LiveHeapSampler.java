@@ -93,7 +93,8 @@ final class LiveHeapSampler implements LongConsumer {
                 .mapToLong(e -> e.getValue().getUsed()).sum();
     }
 
-    private static Map<String, Long> collectionCounts() {
+    /** Each collector's collections so far, by name, for {@link #fullCollectorSince}. */
+    static Map<String, Long> collectionCounts() {
         Map<String, Long> counts = new HashMap<>();
         ManagementFactory.getGarbageCollectorMXBeans().forEach(gc -> counts.put(gc.getName(), gc.getCollectionCount()));
         return counts;

@@ -3,9 +3,7 @@ package io.xmlingest.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -80,8 +78,7 @@ class LiveHeapSamplerTest {
         assertThat(held[7]).hasSize(1 << 20);
         // The collector read is the one that took the whole heap: it manages the old generation's pool too, and under
         // G1, whose young collector manages as many pools, it is the full one.
-        Map<String, Long> counts = new HashMap<>();
-        ManagementFactory.getGarbageCollectorMXBeans().forEach(gc -> counts.put(gc.getName(), gc.getCollectionCount()));
+        Map<String, Long> counts = LiveHeapSampler.collectionCounts();
         System.gc();
         var full = LiveHeapSampler.fullCollectorSince(counts);
         assertThat(full.getMemoryPoolNames()).anyMatch(pool -> pool.contains("Old") || pool.contains("Tenured"));

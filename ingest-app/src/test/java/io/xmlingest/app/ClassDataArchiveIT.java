@@ -50,8 +50,7 @@ class ClassDataArchiveIT {
         String use = train(archive, Map.of());
         if (use.contains("-XX:AOTCache=")) {
             assertThat(Runtime.version().feature()).isGreaterThanOrEqualTo(25);
-            ingestLoadingFrom(AppProcess.javaBin(), List.of("-XX:AOTMode=on", "-XX:AOTCache=" + archive),
-                    " source: shared objects file");
+            ingestLoadingFromAotCache(AppProcess.javaBin(), archive);
             return;
         }
         assertThat(use).contains("-XX:SharedArchiveFile=" + archive);
@@ -72,8 +71,12 @@ class ClassDataArchiveIT {
         Path archive = dir.resolve("xmlingest.aot");
         String use = train(archive, Map.of("JAVA", java.toString()));
         assertThat(use).contains(java + " -XX:AOTCache=" + archive);
-        ingestLoadingFrom(java.toString(), List.of("-XX:AOTMode=on", "-XX:AOTCache=" + archive),
-                " source: shared objects file");
+        ingestLoadingFromAotCache(java.toString(), archive);
+    }
+
+    /** -XX:AOTMode=on: a JVM that cannot use the cache fails rather than run without it. */
+    private void ingestLoadingFromAotCache(String java, Path cache) throws Exception {
+        ingestLoadingFrom(java, List.of("-XX:AOTMode=on", "-XX:AOTCache=" + cache), " source: shared objects file");
     }
 
     /** Runs the script; returns what it says to start the worker with. */

@@ -111,31 +111,7 @@ final class WorkerCommand implements Callable<Integer> {
                                 http.port());
                     }
                     long shutdownMillis = settings.get(AppSettings.SHUTDOWN_TIMEOUT_MS);
-                    hook = new Thread(() -> {
-                        LOG.info("stop requested: finishing the page in hand (at most {} ms)", shutdownMillis);
-                        worker.requestStop();
-                        try {
-                            boolean stopped = worker.awaitStopped(shutdownMillis);
-                            if (!stopped) {
-                                LOG.warn("the worker did not stop within {} ms (setting {}); exiting anyway, and the open "
-                                        + "transaction is aborted", shutdownMillis, AppSettings.SHUTDOWN_TIMEOUT_MS.key());
-                            }
-                            // Let the command close the HTTP endpoints and an embedded broker before the JVM halts.
-                            boolean closed = cleanedUp.await(Math.max(1000, shutdownMillis / 4), TimeUnit.MILLISECONDS);
-                            if (stopped && closed && stoppedOnRequest.get()) {
-                                // A JVM stopped by a signal exits 128 + the signal (143 for SIGTERM), which supervisors
-                                // read as a failure. This stop was asked for and finished its work, so it is a success; a
-                                // stop that ran out of time keeps the signal's code, and an error's exit keeps its own
-                                // (System.exit runs this hook too).
-                                LOG.info("stopped on request");
-                                System.out.flush();
-                                System.err.flush();
-                                Runtime.getRuntime().halt(ExitCodes.OK);
-                            }
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    }, "xmlingest-shutdown");
+                    hook = shutdownHook(worker, shutdownMillis, cleanedUp, stoppedOnRequest);
                     Runtime.getRuntime().addShutdownHook(hook);
                     try {
                         worker.run();
@@ -159,6 +135,39 @@ final class WorkerCommand implements Callable<Integer> {
             removeUnlessRunning(hook);
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * On SIGTERM or SIGINT: stop the worker at its next commit, then exit 0 once it stopped and the command
+     * cleaned up ({@code cleanedUp}, {@code stoppedOnRequest}), else keep the signal's exit code.
+     */
+    private static Thread shutdownHook(Worker worker, long shutdownMillis, CountDownLatch cleanedUp,
+                                       AtomicBoolean stoppedOnRequest) {
+        return new Thread(() -> {
+            LOG.info("stop requested: finishing the page in hand (at most {} ms)", shutdownMillis);
+            worker.requestStop();
+            try {
+                boolean stopped = worker.awaitStopped(shutdownMillis);
+                if (!stopped) {
+                    LOG.warn("the worker did not stop within {} ms (setting {}); exiting anyway, and the open "
+                            + "transaction is aborted", shutdownMillis, AppSettings.SHUTDOWN_TIMEOUT_MS.key());
+                }
+                // Let the command close the HTTP endpoints and an embedded broker before the JVM halts.
+                boolean closed = cleanedUp.await(Math.max(1000, shutdownMillis / 4), TimeUnit.MILLISECONDS);
+                if (stopped && closed && stoppedOnRequest.get()) {
+                    // A JVM stopped by a signal exits 128 + the signal (143 for SIGTERM), which supervisors
+                    // read as a failure. This stop was asked for and finished its work, so it is a success; a
+                    // stop that ran out of time keeps the signal's code, and an error's exit keeps its own
+                    // (System.exit runs this hook too).
+                    LOG.info("stopped on request");
+                    System.out.flush();
+                    System.err.flush();
+                    Runtime.getRuntime().halt(ExitCodes.OK);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "xmlingest-shutdown");
     }
 
     /** A command run inside another program must not leave its hook behind to stop that program's JVM later. */
