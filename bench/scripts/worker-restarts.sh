@@ -3,14 +3,17 @@
 # on each way alike: the A/B check behind the README's restart figures, quicker than worker-kill-resume.sh and
 # with more restarts per way. Each way gets its own inbox and topic on one broker (the `broker` command, in
 # its own process) and a copy of the 1M-record file; its worker is killed once it has committed, then, round
-# after round, started again, timed from its launch to its first new committed record in /metrics, and killed
-# (SIGKILL) at once. Prints every restart, with the worker's own start-up line's total, and each way's median.
+# after round, started again, timed from its launch until a read_committed consumer of its topic (kcat, started
+# before it at the topic's end) receives its first new record, and killed (SIGKILL) at once. The worker is not
+# asked anything while it starts: polling its /metrics, as this script first did, ran a curl process every 20 ms
+# on the cores the start-up needs. Prints every restart, with the worker's own start-up line's total, and each
+# way's median.
 #
 # Usage: bench/scripts/worker-restarts.sh ROUNDS 'LABEL|JAR|JAVA|JAVA_OPTS' ...
 #   e.g. bench/scripts/worker-restarts.sh 6 \
 #     "jdk25|$PWD/ingest-app/target/ingest-app.jar|/usr/lib/jvm/temurin-25-jdk-amd64/bin/java|-XX:AOTCache=/tmp/x.aot" \
 #     "jdk17|$PWD/ingest-app/target/ingest-app.jar|java|"
-# Needs: mvn package done, curl. WORKDIR (bench-data/restarts) holds the file and logs.
+# Needs: mvn package done, kcat. WORKDIR (bench-data/restarts) holds the file and logs.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 ROUNDS=$1; shift
@@ -28,14 +31,18 @@ BOOT=$(head -1 broker.out)
 start() { # way jar java opts port log; each way its own worker id, so that a start fences its own predecessor
   "$3" -Xmx256m $4 -jar "$2" worker --inbox "ways/$1/inbox" --topic "restarts-$1" --bootstrap-servers "$BOOT" \
     --http-port "$5" -s "worker.id=restarts-$1" > "$6" 2>&1 & echo $!; }
-committed() { # pid port log: waits at most 60 s for the first new committed record, and says why not
-  for _ in $(seq 3000); do
-    curl -s "localhost:$2/metrics" 2>/dev/null | grep -q '^xmlingest_records_total [1-9]' && return 0
-    kill -0 "$1" 2>/dev/null || { echo "the worker stopped; its log:" >&2; cat "$3" >&2; exit 1; }
-    sleep 0.02
+first_commit() { # pid log: waits at most 60 s for the worker's start-up line, written at its first commit
+  for _ in $(seq 600); do
+    grep -q 'start-up: first commit' "$2" && return 0
+    kill -0 "$1" 2>/dev/null || { echo "the worker stopped; its log:" >&2; cat "$2" >&2; exit 1; }
+    sleep 0.1
   done
-  echo "no committed record in 60 s; the worker's log:" >&2; cat "$3" >&2; exit 1
+  echo "no commit in 60 s; the worker's log:" >&2; cat "$2" >&2; exit 1
 }
+watch() { # way: a read_committed consumer at the end of the way's topic (the last stable offset, past the killed
+  # worker's open transaction), which exits at the first record committed after it; fetches wait at most 20 ms
+  timeout 60 kcat -C -q -b "$BOOT" -t "restarts-$1" -o end -c 1 -X isolation.level=read_committed \
+    -X fetch.wait.max.ms=20 > /dev/null 2>&1 & }
 stop() { kill -9 "$1"; while kill -0 "$1" 2>/dev/null; do sleep 0.02; done; }
 port() { echo $((18700 + $1)); }
 i=0
@@ -44,7 +51,7 @@ for way in "$@"; do
   mkdir -p "ways/$label/inbox"
   pid=$(start "$label" "$jar" "$java" "$opts" "$(port $i)" "ways/$label/first.log"); PIDS+=("$pid")
   cp persons-1m.xml "ways/$label/inbox/.persons.part" && mv "ways/$label/inbox/.persons.part" "ways/$label/inbox/persons.xml"
-  committed "$pid" "$(port $i)" "ways/$label/first.log"; sleep 1; stop "$pid"
+  first_commit "$pid" "ways/$label/first.log"; sleep 1; stop "$pid"
   i=$((i + 1))
 done
 for r in $(seq "$ROUNDS"); do
@@ -52,14 +59,17 @@ for r in $(seq "$ROUNDS"); do
   for way in "$@"; do
     IFS='|' read -r label jar java opts <<< "$way"
     log="ways/$label/restart-$r.log"
+    watch "$label"; consumer=$!; PIDS+=("$consumer"); sleep 1 # time to find the topic's end
     t0=$(date +%s%N); pid=$(start "$label" "$jar" "$java" "$opts" "$(port $i)" "$log"); PIDS+=("$pid")
-    committed "$pid" "$(port $i)" "$log"; t1=$(date +%s%N)
+    wait "$consumer" || { echo "no new committed record on restarts-$label in 60 s; the worker's log:" >&2; cat "$log" >&2
+      exit 1; }
+    t1=$(date +%s%N)
     for _ in $(seq 40); do grep -q 'start-up:' "$log" && break; sleep 0.05; done
     stop "$pid"
     ms=$(( (t1 - t0) / 1000000 )); echo "$ms" >> "ways/$label/ms"
     echo "$label round $r: $ms ms to the first new committed record (load average $(cut -d' ' -f1 /proc/loadavg));" \
       "$(grep -o 'first commit [0-9.]* s after the JVM.s launch' "$log" || echo 'no start-up line')"
-    i=$((i + 1)); sleep 1
+    i=$((i + 1))
   done
 done
 for way in "$@"; do
