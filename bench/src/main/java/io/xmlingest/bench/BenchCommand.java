@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
             "  java -jar bench/target/bench.jar --sizes 100000 --strategies woodstox-jaxb,ours-split-bind --runs 3",
             "  java -jar bench/target/bench.jar --sizes 1000,100000,1000000 --out bench/report --update-readme README.md",
             "  java -jar bench/target/bench.jar --heap-scaling 100000,1000000,10000000 --out bench/report/heap-scaling",
-            "  java -jar bench/target/bench.jar --value-formats --records 100000 --out bench/report/value-formats --update-readme README.md"})
+            "  java -jar bench/target/bench.jar --value-formats --records 100000 --out bench/report/value-formats --update-readme README.md",
+            "  java -jar bench/target/bench.jar --restarts 20,50,90 --rounds 3 --worker-jar ingest-app/target/ingest-app.jar --out bench/report/restarts"})
 public final class BenchCommand implements Callable<Integer> {
 
     static final String SPEED_MARKER = "bench";
@@ -43,19 +44,42 @@ public final class BenchCommand implements Callable<Integer> {
                     + "and throughput against JSON with lz4.")
     boolean valueFormats;
 
-    @Option(names = "--records", description = "With --value-formats: how many persons (default: ${DEFAULT-VALUE}).")
-    long records = 100_000;
+    @Option(names = "--records", description = "With --value-formats: how many persons (default: 100000); with "
+            + "--restarts: records in the file (default: 1000000).")
+    Long records;
+
+    @Option(names = "--restarts", split = ",", paramLabel = "PERCENTS",
+            description = "Instead of the speed study: issue 6's resume target. A worker in a process of its own ingests "
+                    + "the --records file and is killed (SIGKILL) once each share of the records is committed; a new one "
+                    + "is launched and timed until a read_committed consumer receives its first new record. Every record "
+                    + "is then checked to have arrived once. Once per --rounds.")
+    List<Integer> restarts;
+
+    @Option(names = "--worker-jar", paramLabel = "JAR", description = "With --restarts: run the worker from this "
+            + "ingest-app.jar (java -jar), as a class-data archive or AOT cache made for it needs; by default from the "
+            + "bench's own class path.")
+    Path workerJar;
+
+    @Option(names = "--worker-java", paramLabel = "JAVA",
+            description = "With --restarts: the java that runs the worker (default: the bench's own).")
+    String workerJava;
+
+    @Option(names = "--worker-options", paramLabel = "OPTIONS", description = "With --restarts: JVM options for the "
+            + "worker, split at spaces, such as -XX:AOTCache=FILE (default: none beyond --heap).")
+    String workerOptions;
 
     @Option(names = "--rounds", description = "Rounds in which the strategies take turns, each strategy forked again in "
             + "every round with its warm-ups and --runs counted runs; its figures are those of all rounds. Spreads the "
             + "host's drifting load over every strategy, for ratios that hold. With --heap-scaling, each size runs "
-            + "once in every round and its heap figures are the largest (default: ${DEFAULT-VALUE}).")
+            + "once in every round and its heap figures are the largest; with --restarts, the file is ingested once per round "
+            + "(default: ${DEFAULT-VALUE}).")
     int rounds = 1;
 
     @Option(names = "--warmups", description = "Warm-up runs before counting (default: ${DEFAULT-VALUE}).")
     int warmups = 1;
 
-    @Option(names = "--heap", description = "-Xmx of each forked JVM (default: 2g; with --heap-scaling, 64m).")
+    @Option(names = "--heap", description = "-Xmx of each forked JVM (default: 2g; with --heap-scaling, 64m; with "
+            + "--restarts, the worker's, 256m).")
     String heap;
 
     @Option(names = "--heap-scaling", split = ",", paramLabel = "SIZES",
@@ -97,6 +121,9 @@ public final class BenchCommand implements Callable<Integer> {
         if (valueFormats) {
             return valueFormats();
         }
+        if (restarts != null) {
+            return restarts();
+        }
         Bench.Results results;
         if (from != null) {
             results = ResultsJson.read(from);
@@ -119,8 +146,8 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     private int valueFormats() throws Exception {
-        var results = ValueFormats.run(records, runs != null ? runs : 3, data, out.resolve("work"),
-                heap != null ? heap : "2g", System.err);
+        var results = ValueFormats.run(records != null ? records : 100_000, runs != null ? runs : 3, data,
+                out.resolve("work"), heap != null ? heap : "2g", System.err);
         ValueFormats.write(results, out);
         deleteRecursively(out.resolve("work"));
         if (readme != null) {
@@ -131,6 +158,25 @@ public final class BenchCommand implements Callable<Integer> {
         return 0;
     }
 
+    private int restarts() throws Exception {
+        String java = workerJava != null ? workerJava : Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> options = workerOptions == null || workerOptions.isBlank() ? List.of()
+                : List.of(workerOptions.strip().split("\\s+"));
+        Path jar = workerJar == null ? null : workerJar.toAbsolutePath();
+        var plan = new Restarts.Plan(records != null ? records : 1_000_000, restarts, rounds, heap != null ? heap : "256m",
+                data, out.resolve("work"), java, jar, options);
+        Restarts.Results results = Restarts.run(plan, System.err);
+        Restarts.write(results, out);
+        deleteRecursively(out.resolve("work"));
+        if (readme != null) {
+            String link = readme.toAbsolutePath().getParent().relativize(out.toAbsolutePath().resolve("report.md")).toString();
+            updateReadme(readme, Restarts.MARKER, RestartReport.readmeSection(results, link));
+        }
+        System.out.println(RestartReport.verdict(results));
+        System.out.println("report: " + out.resolve("report.md"));
+        return RestartReport.everyRecordOnce(results) ? 0 : 1;
+    }
+
     /**
      * An option a mode would not use is refused, naming the mode, rather than ignored: a user who asked
      * for three rounds of a heap-scaling run, say, must not read a report of one as if it were three.
@@ -139,18 +185,41 @@ public final class BenchCommand implements Callable<Integer> {
         if (rounds < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--rounds must be at least 1, not " + rounds);
         }
+        if (restarts == null) {
+            reject("only --restarts starts workers", "--worker-jar", "--worker-java", "--worker-options");
+        }
         if (from != null) {
             reject("--from draws the report again from results.json and measures nothing", "--sizes", "--strategies",
                     "--runs", "--rounds", "--warmups", "--heap", "--heap-scaling", "--value-formats", "--records",
-                    "--data", "--no-heap-search");
+                    "--data", "--no-heap-search", "--restarts");
         } else if (valueFormats) {
             reject("--value-formats measures --records persons with its own formats", "--sizes", "--strategies",
-                    "--rounds", "--warmups", "--heap-scaling", "--no-heap-search");
+                    "--rounds", "--warmups", "--heap-scaling", "--no-heap-search", "--restarts");
+        } else if (restarts != null) {
+            reject("--restarts kills and restarts one worker over the --records file", "--sizes", "--strategies",
+                    "--runs", "--warmups", "--heap-scaling", "--no-heap-search");
+            checkPercents();
+            if (workerJar != null && !Files.isRegularFile(workerJar)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--worker-jar " + workerJar
+                        + " is not a file; build it with mvn package");
+            }
         } else if (heapScaling != null) {
             reject("--heap-scaling runs each size once per round, with no warm-up, at the sizes it is given", "--sizes",
                     "--runs", "--warmups", "--records", "--no-heap-search");
         } else {
             reject("the speed study measures --sizes", "--records");
+        }
+    }
+
+    /** Kill positions must lie inside the file and in order, each restart resuming where the last kill left it. */
+    private void checkPercents() {
+        int last = 0;
+        for (int p : restarts) {
+            if (p <= last || p >= 100) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--restarts " + restarts + ": each share "
+                        + "must be above the one before it and between 1 and 99 percent");
+            }
+            last = p;
         }
     }
 

@@ -51,6 +51,21 @@ class BenchCommandTest {
     }
 
     @Test
+    void restartsRefuseWhatTheyDoNotUseAndPositionsOutOfOrder() {
+        assertThat(refused("--restarts", "50", "--runs", "3"))
+                .contains("--runs has no effect here: --restarts kills and restarts one worker over the --records file");
+        assertThat(refused("--restarts", "50,20")).contains("--restarts [50, 20]: each share must be above the one "
+                + "before it and between 1 and 99 percent");
+        assertThat(refused("--restarts", "100")).contains("between 1 and 99 percent");
+        assertThat(refused("--restarts", "0")).contains("between 1 and 99 percent");
+        assertThat(refused("--restarts", "50", "--worker-jar", dir.resolve("missing.jar").toString()))
+                .contains("missing.jar is not a file; build it with mvn package");
+        assertThat(refused("--sizes", "1000", "--worker-options", "-Xshare:off"))
+                .contains("--worker-options has no effect here: only --restarts starts workers");
+        assertThat(refused("--value-formats", "--restarts", "50")).contains("--restarts has no effect here");
+    }
+
+    @Test
     void roundsBelowOneAreRefused() {
         assertThat(refused("--sizes", "1000", "--rounds", "0")).contains("--rounds must be at least 1, not 0");
     }
