@@ -11,6 +11,7 @@
 # worker's java command line (a class-data archive, say), and WORKER_JAVA is the java that runs it (java on the
 # PATH if unset; another JDK's, for its class-data or AOT cache).
 set -euo pipefail
+command -v kcat > /dev/null || { echo "this script needs kcat (apt-get install kcat)" >&2; exit 1; }
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=${1:-$ROOT/bench-data/kill-resume}
 JAR=${JAR:-$ROOT/ingest-app/target/ingest-app.jar}
@@ -20,7 +21,9 @@ mkdir -p "$WORK" && cd "$WORK" && rm -rf inbox broker ./*.log ./launch-* && mkdi
 [ -f persons-1m.xml ] || java -jar "$ROOT/datagen/target/datagen.jar" --records 1000000 --out persons-1m.xml --seed 42
 java -jar "$JAR" broker --port $KAFKA_PORT --data "$WORK/broker" > broker.log 2>&1 &
 BROKER=$!
-trap 'kill $BROKER 2>/dev/null || true' EXIT
+PID=
+CONSUMER=
+trap 'kill -9 $PID 2>/dev/null; kill $CONSUMER $BROKER 2>/dev/null || true' EXIT
 until grep -q $KAFKA_PORT broker.log; do sleep 0.2; done
 start() { date +%s%N > "launch-$1"; ${WORKER_JAVA:-java} -Xmx256m ${WORKER_JAVA_OPTS:-} -jar "$JAR" worker --inbox "$WORK/inbox" --topic p1m --bootstrap-servers 127.0.0.1:$KAFKA_PORT \
    --http-port $HTTP_PORT -s worker.progress.interval.ms=500 -s worker.id=hand > "worker-$1.log" 2>&1 & echo $!; }
@@ -35,7 +38,10 @@ FIGURES=()
 for target in 20 50 90; do
   until [ "$(echo "$(pct $run) >= $target" | bc -l)" = 1 ]; do sleep 0.2; done
   kill -9 "$PID"; echo "run $run killed with SIGKILL at $(pct $run)% of the bytes"
+  sleep 1 # a commit the killed worker asked for just before it died completes meanwhile, before the consumer starts
   watch; CONSUMER=$!; sleep 1 # time to find the topic's end
+  kill -0 "$CONSUMER" 2>/dev/null || { echo "kcat exited before the launch: a commit of the killed worker came late," \
+    "or kcat failed" >&2; exit 1; }
   run=$((run+1)); PID=$(start $run)
   wait "$CONSUMER" || { echo "no new committed record in 120 s; the worker's log:" >&2; cat "worker-$run.log" >&2; exit 1; }
   ms=$(( ($(date +%s%N) - $(cat "launch-$run")) / 1000000 )); FIGURES+=("$ms")

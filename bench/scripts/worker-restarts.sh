@@ -15,6 +15,7 @@
 #     "jdk17|$PWD/ingest-app/target/ingest-app.jar|java|"
 # Needs: mvn package done, kcat. WORKDIR (bench-data/restarts) holds the file and logs.
 set -euo pipefail
+command -v kcat > /dev/null || { echo "this script needs kcat (apt-get install kcat)" >&2; exit 1; }
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 ROUNDS=$1; shift
 WORK=${WORKDIR:-$ROOT/bench-data/restarts}
@@ -24,7 +25,8 @@ mkdir -p "$WORK" && cd "$WORK" && rm -rf broker ways broker.out && mkdir ways
 java -jar "$ROOT/ingest-app/target/ingest-app.jar" broker --port 0 --data "$WORK/broker" > broker.out 2> broker.log &
 BROKER=$!
 PIDS=("$BROKER")
-trap 'kill -9 "${PIDS[@]}" 2>/dev/null || true' EXIT
+# TERM first: timeout passes it on to its kcat, which a KILL of timeout would leave behind.
+trap 'kill "${PIDS[@]}" 2>/dev/null; sleep 0.5; kill -9 "${PIDS[@]}" 2>/dev/null || true' EXIT
 for _ in $(seq 600); do [ -s broker.out ] && break; kill -0 "$BROKER" || { cat broker.log; exit 1; }; sleep 0.1; done
 BOOT=$(head -1 broker.out)
 [ -n "$BOOT" ] || { echo "the broker did not start in 60 s" >&2; cat broker.log >&2; exit 1; }
@@ -60,6 +62,8 @@ for r in $(seq "$ROUNDS"); do
     IFS='|' read -r label jar java opts <<< "$way"
     log="ways/$label/restart-$r.log"
     watch "$label"; consumer=$!; PIDS+=("$consumer"); sleep 1 # time to find the topic's end
+    kill -0 "$consumer" 2>/dev/null || { echo "kcat exited before the launch: a commit of the killed worker came late," \
+      "or kcat failed" >&2; exit 1; }
     t0=$(date +%s%N); pid=$(start "$label" "$jar" "$java" "$opts" "$(port $i)" "$log"); PIDS+=("$pid")
     wait "$consumer" || { echo "no new committed record on restarts-$label in 60 s; the worker's log:" >&2; cat "$log" >&2
       exit 1; }
@@ -69,7 +73,7 @@ for r in $(seq "$ROUNDS"); do
     ms=$(( (t1 - t0) / 1000000 )); echo "$ms" >> "ways/$label/ms"
     echo "$label round $r: $ms ms to the first new committed record (load average $(cut -d' ' -f1 /proc/loadavg));" \
       "$(grep -o 'first commit [0-9.]* s after the JVM.s launch' "$log" || echo 'no start-up line')"
-    i=$((i + 1))
+    i=$((i + 1)); sleep 1 # a commit the killed worker asked for just before it died completes meanwhile
   done
 done
 for way in "$@"; do

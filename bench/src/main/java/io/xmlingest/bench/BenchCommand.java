@@ -104,7 +104,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--update-readme", paramLabel = "README",
             description = "Replace the README's bench section with this run's figures: between its bench markers, "
-                    + "or with --heap-scaling between its bench-heap-scaling markers.")
+                    + "with --heap-scaling between its bench-heap-scaling markers, with --restarts between its "
+                    + "bench-restarts markers.")
     Path readme;
 
     @Spec
@@ -117,6 +118,11 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         rejectWhatTheModeIgnores();
+        if (readme != null) {
+            // Found missing now, not after a run of many minutes.
+            markers(readme, valueFormats ? ValueFormats.MARKER : restarts != null ? Restarts.MARKER
+                    : heapScaling != null ? HEAP_SCALING_MARKER : SPEED_MARKER);
+        }
         Files.createDirectories(out);
         if (valueFormats) {
             return valueFormats();
@@ -162,9 +168,8 @@ public final class BenchCommand implements Callable<Integer> {
         String java = workerJava != null ? workerJava : Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> options = workerOptions == null || workerOptions.isBlank() ? List.of()
                 : List.of(workerOptions.strip().split("\\s+"));
-        Path jar = workerJar == null ? null : workerJar.toAbsolutePath();
         var plan = new Restarts.Plan(records != null ? records : 1_000_000, restarts, rounds, heap != null ? heap : "256m",
-                data, out.resolve("work"), java, jar, options);
+                data, out.resolve("work"), java, workerJar, options);
         Restarts.Results results = Restarts.run(plan, System.err);
         Restarts.write(results, out);
         deleteRecursively(out.resolve("work"));
@@ -199,9 +204,17 @@ public final class BenchCommand implements Callable<Integer> {
             reject("--restarts kills and restarts one worker over the --records file", "--sizes", "--strategies",
                     "--runs", "--warmups", "--heap-scaling", "--no-heap-search");
             checkPercents();
+            if (records != null && (records < 1 || records > Integer.MAX_VALUE)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--records " + records + ": the restarts "
+                        + "need 1 to " + Integer.MAX_VALUE + " records, each checked to arrive once");
+            }
             if (workerJar != null && !Files.isRegularFile(workerJar)) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--worker-jar " + workerJar
                         + " is not a file; build it with mvn package");
+            }
+            if (workerJava != null && workerJava.contains("/") && !Files.isExecutable(Path.of(workerJava))) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--worker-java " + workerJava
+                        + " is not an executable file");
             }
         } else if (heapScaling != null) {
             reject("--heap-scaling runs each size once per round, with no warm-up, at the sizes it is given", "--sizes",
@@ -253,6 +266,13 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     static void updateReadme(Path readme, String marker, String section) throws Exception {
+        int[] at = markers(readme, marker);
+        String text = Files.readString(readme);
+        Files.writeString(readme, text.substring(0, at[0]) + section + text.substring(at[1]));
+    }
+
+    /** Where the section between a marker's start and end lies in the README; refused if it has none. */
+    private static int[] markers(Path readme, String marker) throws Exception {
         String start = "<!-- " + marker + ":start -->\n";
         String end = "<!-- " + marker + ":end -->";
         String text = Files.readString(readme);
@@ -261,7 +281,7 @@ public final class BenchCommand implements Callable<Integer> {
         if (from < 0 || to < from) {
             throw new IllegalStateException(readme + " has no " + start.strip() + " ... " + end + " markers");
         }
-        Files.writeString(readme, text.substring(0, from + start.length()) + section + text.substring(to));
+        return new int[] {from + start.length(), to};
     }
 
     private static void deleteRecursively(Path dir) throws Exception {

@@ -58,11 +58,29 @@ class BenchCommandTest {
                 + "before it and between 1 and 99 percent");
         assertThat(refused("--restarts", "100")).contains("between 1 and 99 percent");
         assertThat(refused("--restarts", "0")).contains("between 1 and 99 percent");
+        assertThat(refused("--restarts", "50", "--records", "0")).contains("--records 0: the restarts need 1 to ");
         assertThat(refused("--restarts", "50", "--worker-jar", dir.resolve("missing.jar").toString()))
                 .contains("missing.jar is not a file; build it with mvn package");
         assertThat(refused("--sizes", "1000", "--worker-options", "-Xshare:off"))
                 .contains("--worker-options has no effect here: only --restarts starts workers");
         assertThat(refused("--value-formats", "--restarts", "50")).contains("--restarts has no effect here");
+    }
+
+    @Test
+    void aReadmeWithoutTheModesMarkersIsRefusedBeforeAnythingIsMeasured() throws Exception {
+        Path readme = dir.resolve("README.md");
+        java.nio.file.Files.writeString(readme, "# x\n<!-- bench:start -->\n<!-- bench:end -->\n");
+        StringWriter err = new StringWriter();
+        CommandLine command = new CommandLine(new BenchCommand());
+        command.setErr(new PrintWriter(err));
+
+        int exit = command.execute("--restarts", "50", "--records", "1000", "--update-readme", readme.toString(),
+                "--data", dir.resolve("data").toString(), "--out", dir.resolve("out").toString());
+
+        assertThat(exit).isNotZero();
+        assertThat(err.toString()).contains("has no <!-- bench-restarts:start --> ... <!-- bench-restarts:end --> markers");
+        assertThat(dir.resolve("data")).as("no file generated").doesNotExist();
+        assertThat(dir.resolve("out")).as("nothing written").doesNotExist();
     }
 
     @Test

@@ -29,7 +29,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * when the record topic holds exactly N messages with N distinct indexes 0..N-1 and the status
  * topic one {@code completed} event counting N records.
  */
-final class ExactlyOnceCheck {
+public final class ExactlyOnceCheck {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -44,17 +44,17 @@ final class ExactlyOnceCheck {
      * @param completedRecords the record count the last {@code completed} event carries, or -1
      * @param failed           {@code failed} events in the status topic
      */
-    record Tally(long messages, long distinct, long duplicates, long unreadable, long firstDuplicate, long firstMissing,
+    public record Tally(long messages, long distinct, long duplicates, long unreadable, long firstDuplicate, long firstMissing,
                  int completed, long completedRecords, int failed) {
 
         /** What was found, for the report next to the figures it vouches for. */
-        String summary() {
+        public String summary() {
             return String.format(java.util.Locale.ROOT, "%,d messages with %,d distinct record indexes, %d completed event",
                     messages, distinct, completed);
         }
 
         /** What is wrong, each problem in words; empty when every record is there exactly once. */
-        List<String> problems(long expected) {
+        public List<String> problems(long expected) {
             List<String> p = new ArrayList<>();
             if (messages != expected) {
                 p.add(messages + " messages, expected " + expected);
@@ -90,7 +90,7 @@ final class ExactlyOnceCheck {
      * partition after the commit returns, so a read straight after it can still miss the last
      * transaction's records in some partitions; a shortfall is read again, an excess never.
      */
-    static Tally readSettled(IngestConfig config, TopicNames topics, long expected, Duration timeout) {
+    public static Tally readSettled(IngestConfig config, TopicNames topics, long expected, Duration timeout) {
         long start = System.nanoTime();
         long deadline = start + timeout.toNanos();
         for (int attempt = 1; ; attempt++) {
