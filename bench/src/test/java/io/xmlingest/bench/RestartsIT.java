@@ -40,9 +40,10 @@ class RestartsIT {
         assertThat(restart.get("committedBefore").asLong()).isBetween(RECORDS / 5, RECORDS - 1);
         double workerSeconds = restart.get("workerSeconds").asDouble();
         assertThat(workerSeconds).as("the worker's start-up line was read").isPositive();
-        // The successor's JVM starts after its launch and commits before the consumer can see it: a shorter time
-        // than its own figure would mean the consumer took an earlier commit for the successor's.
-        assertThat(restart.get("seconds").asDouble()).isGreaterThan(workerSeconds - 0.01);
+        // The successor's JVM starts after its launch and commits about when the consumer sees it, so the time is
+        // about its own figure or more. A commit of the killed worker taken for the successor's would have arrived
+        // within milliseconds of the launch, far under it; the margin is for a loaded machine's scheduling.
+        assertThat(restart.get("seconds").asDouble()).isGreaterThan(workerSeconds - 0.5);
         // Resuming anywhere but where the kill left it would repeat or lose records.
         JsonNode round = results.get("roundsRead").get(0);
         assertThat(round.get("messages").asLong()).isEqualTo(RECORDS);
