@@ -139,7 +139,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
         write(results, out);
         if (readme != null) {
-            String link = readme.toAbsolutePath().getParent().relativize(out.toAbsolutePath().resolve("report.md")).toString();
+            String link = reportLink();
             // Each mode has a block of its own, so a heap-scaling run never replaces the speed figures, nor the reverse.
             if (results.plan().heapScaling()) {
                 updateReadme(readme, HEAP_SCALING_MARKER, HeapScaling.readmeSection(results, link));
@@ -157,7 +157,7 @@ public final class BenchCommand implements Callable<Integer> {
         ValueFormats.write(results, out);
         deleteRecursively(out.resolve("work"));
         if (readme != null) {
-            String link = readme.toAbsolutePath().getParent().relativize(out.toAbsolutePath().resolve("report.md")).toString();
+            String link = reportLink();
             updateReadme(readme, ValueFormats.MARKER, ValueFormats.readmeSection(results, link));
         }
         System.out.println("report: " + out.resolve("report.md"));
@@ -174,7 +174,7 @@ public final class BenchCommand implements Callable<Integer> {
         Restarts.write(results, out);
         deleteRecursively(out.resolve("work"));
         if (readme != null) {
-            String link = readme.toAbsolutePath().getParent().relativize(out.toAbsolutePath().resolve("report.md")).toString();
+            String link = reportLink();
             updateReadme(readme, Restarts.MARKER, RestartReport.readmeSection(results, link));
         }
         System.out.println(RestartReport.verdict(results));
@@ -234,6 +234,11 @@ public final class BenchCommand implements Callable<Integer> {
             }
             last = p;
         }
+    }
+
+    /** The report as the README links to it: relative to the README's directory. */
+    private String reportLink() {
+        return readme.toAbsolutePath().getParent().relativize(out.toAbsolutePath().resolve("report.md")).toString();
     }
 
     private void reject(String mode, String... options) {
