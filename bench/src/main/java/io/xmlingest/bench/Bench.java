@@ -44,7 +44,7 @@ public final class Bench {
 
     public Results run() throws Exception {
         long started = System.nanoTime();
-        String startedAt = java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC).withNano(0).toString();
+        String startedAt = Report.startedAt();
         List<Path> files = new ArrayList<>();
         for (long size : plan.sizes()) {
             files.add(dataFile(plan.dataDir(), size));

@@ -2,6 +2,8 @@ package io.xmlingest.bench;
 
 import io.xmlingest.bench.strategy.Strategies;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,6 +22,21 @@ public final class Report {
                 Runtime.getRuntime().availableProcessors(), os.getTotalMemorySize() / (double) (1L << 30),
                 System.getProperty("java.vm.name"), System.getProperty("java.version"),
                 System.getProperty("java.vendor"), System.getProperty("os.name"), System.getProperty("os.arch"));
+    }
+
+    /** Now, in UTC to the second: when a run started, as its report and results show it. */
+    static String startedAt() {
+        return java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC).withNano(0).toString();
+    }
+
+    /** The 1-, 5- and 15-minute load averages: the machine is shared, and every figure moves with them. */
+    static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + ", " + f[1] + ", " + f[2];
+        } catch (Exception e) {
+            return "unknown";
+        }
     }
 
     /** How the strategies took turns, when they did. */

@@ -85,8 +85,8 @@ final class Restarts {
     }
 
     static Results run(Plan plan, PrintStream log) throws Exception {
-        String startedAt = java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC).withNano(0).toString();
-        String loadBefore = ValueFormats.loadAverage();
+        String startedAt = Report.startedAt();
+        String loadBefore = Report.loadAverage();
         Path file = Bench.dataFile(plan.dataDir(), plan.records());
         Files.createDirectories(plan.workDir());
         // A directory of its own: an inbox a failed run left behind would hand its file to this run's worker.
@@ -100,7 +100,7 @@ final class Restarts {
             }
         }
         return new Results(startedAt, Report.machine(), String.join(" ", plan.launcher()), plan.records(),
-                plan.percents(), plan.rounds(), loadBefore, ValueFormats.loadAverage(), restarts, read);
+                plan.percents(), plan.rounds(), loadBefore, Report.loadAverage(), restarts, read);
     }
 
     private static Round round(Plan plan, int round, Path file, Path dir, String bootstrap, List<Restart> restarts,
@@ -139,7 +139,7 @@ final class Restarts {
                     log.printf(Locale.ROOT, "round %d: killed at %d%% (%,d records committed), first new record %.3f s "
                             + "after the launch (load average %s)%n", round, percent,
                             committedBefore.get(committedBefore.size() - 1), seconds.get(seconds.size() - 1),
-                            ValueFormats.loadAverage());
+                            Report.loadAverage());
                 }
             }
             awaitDone(inbox, file.getFileName().toString(), worker, round, logs.get(logs.size() - 1));

@@ -32,9 +32,9 @@ final class ValueFormats {
     static ObjectNode run(long records, int runs, Path dataDir, Path workDir, String heap, PrintStream log)
             throws Exception {
         ObjectNode results = new ObjectMapper().createObjectNode();
-        results.put("startedAt", java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC).withNano(0).toString())
+        results.put("startedAt", Report.startedAt())
                 .put("machine", Report.machine()).put("records", records).put("runs", runs)
-                .put("loadBefore", loadAverage());
+                .put("loadBefore", Report.loadAverage());
         Path file = Bench.dataFile(dataDir, records);
         Files.createDirectories(workDir);
         ArrayNode formats = results.putArray("formats");
@@ -46,7 +46,7 @@ final class ValueFormats {
                 formats.add(m);
             }
         }
-        results.put("loadAfter", loadAverage());
+        results.put("loadAfter", Report.loadAverage());
         return results;
     }
 
@@ -69,16 +69,6 @@ final class ValueFormats {
             throw new IllegalStateException(format + ": exit " + p.exitValue() + "\n" + Files.readString(err));
         }
         return new ObjectMapper().readTree(line.substring(ValueFormatRunner.PREFIX.length()));
-    }
-
-    /** The 1-, 5- and 15-minute load averages: the machine is shared, and every figure moves with them. */
-    static String loadAverage() {
-        try {
-            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-            return f[0] + ", " + f[1] + ", " + f[2];
-        } catch (Exception e) {
-            return "unknown";
-        }
     }
 
     static long median(JsonNode values) {
