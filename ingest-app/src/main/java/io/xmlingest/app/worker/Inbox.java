@@ -23,6 +23,7 @@ import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -60,6 +61,8 @@ final class Inbox {
     private final Clock clock;
     // Inbox entries that can never be taken, each told of once while it is there.
     private final Set<String> toldOfSkipping = ConcurrentHashMap.newKeySet();
+    // Complete files of the last listing not yet claimed, oldest first (see claimNext).
+    private final ArrayDeque<Path> listed = new ArrayDeque<>();
 
     Inbox(Path inboxDir, String workerId, long settleMillis, Clock clock) {
         // Absolute, as the paths of shared work orders are (they travel as URIs): a file in sharded/ named by one
@@ -172,9 +175,32 @@ final class Inbox {
         return list(processing, false);
     }
 
-    /** Claims the oldest complete file of the inbox, if there is one another worker has not taken. */
+    /**
+     * Claims the oldest complete file of the inbox, if there is one another worker has not taken.
+     * One listing serves the claims that follow it until its files are all taken: listing stats every
+     * file of the inbox, and an inbox holding thousands of small files would otherwise be listed whole
+     * for each of them. Each file is looked at again as it comes up, since it may have been taken,
+     * replaced or written to since; when none of a listing's files is left to take, the inbox is listed
+     * afresh.
+     */
     Optional<Path> claimNext() {
-        for (Path candidate : list(dir, true)) {
+        boolean fresh = listed.isEmpty();
+        if (fresh) {
+            listed.addAll(list(dir, true));
+        }
+        Optional<Path> claimed = claimListed();
+        if (claimed.isEmpty() && !fresh) {
+            listed.addAll(list(dir, true));
+            claimed = claimListed();
+        }
+        return claimed;
+    }
+
+    private Optional<Path> claimListed() {
+        for (Path candidate = listed.poll(); candidate != null; candidate = listed.poll()) {
+            if (!stillSettled(candidate)) {
+                continue;
+            }
             Path target = processing.resolve(candidate.getFileName());
             if (Files.exists(target)) {
                 continue; // a file of that name is still in hand; this one waits its turn
@@ -205,8 +231,18 @@ final class Inbox {
         return Optional.empty();
     }
 
+    /** Whether a file listed a while ago is still a regular file, not modified within the settle time. */
+    private boolean stillSettled(Path listed) {
+        try {
+            BasicFileAttributes a = Files.readAttributes(listed, BasicFileAttributes.class);
+            return a.isRegularFile() && clock.millis() - a.lastModifiedTime().toMillis() >= settleMillis;
+        } catch (IOException e) {
+            return false; // taken by another worker, or removed; a listing names it again if it is back
+        }
+    }
+
     private List<Path> list(Path where, boolean settledOnly) {
-        List<Path> files = new ArrayList<>();
+        List<Listed> files = new ArrayList<>();
         long now = clock.millis();
         Set<String> skipped = new HashSet<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(where)) {
@@ -236,7 +272,7 @@ final class Inbox {
                 if (settledOnly && now - a.lastModifiedTime().toMillis() < settleMillis) {
                     continue;
                 }
-                files.add(p);
+                files.add(new Listed(p, a.lastModifiedTime().toMillis()));
             }
         } catch (IOException e) {
             throw unavailable("cannot list", where, e);
@@ -244,8 +280,13 @@ final class Inbox {
         if (where.equals(dir)) {
             toldOfSkipping.retainAll(skipped);
         }
-        files.sort(Comparator.comparing(Inbox::modified).thenComparing(Path::getFileName));
-        return files;
+        // By the times read while listing: reading them again while sorting cost a file system call per comparison,
+        // and a time that changed mid-sort could break the comparator's contract.
+        files.sort(Comparator.comparingLong(Listed::modified).thenComparing(f -> f.path().getFileName()));
+        return files.stream().map(Listed::path).toList();
+    }
+
+    private record Listed(Path path, long modified) {
     }
 
     /** Entries of the inbox that are never taken and that a warning has named, while they are there. */
@@ -262,14 +303,6 @@ final class Inbox {
 
     private boolean isOwnFolder(Path p) {
         return p.equals(processing.getParent()) || p.equals(done) || p.equals(failed) || p.equals(sharded);
-    }
-
-    private static long modified(Path p) {
-        try {
-            return Files.getLastModifiedTime(p).toMillis();
-        } catch (IOException e) {
-            return Long.MAX_VALUE;
-        }
     }
 
     /** Where {@link #toSharded} puts a claimed file. */

@@ -127,6 +127,40 @@ class InboxTest {
         assertThat(inbox.claimNext()).isEmpty();
     }
 
+    /**
+     * Files are claimed oldest first by the times read when the inbox was listed, names breaking ties,
+     * and one listing serves the claims after it: a file dropped meanwhile waits for the next listing,
+     * even with an older time (a move keeps it), and a listed file taken or written to since is passed
+     * over when its turn comes, not claimed.
+     */
+    @Test
+    void aListingServesTheClaimsAfterItAndEachFileIsLookedAtAgainWhenItsTurnComes() throws IOException {
+        Inbox inbox = inbox();
+        Instant base = Instant.now().minusSeconds(3600);
+        List<String> byAge = List.of("c.xml", "a.xml", "e.xml", "b.xml", "d.xml");
+        for (int i = 0; i < byAge.size(); i++) {
+            Path f = Files.writeString(dir.resolve(byAge.get(i)), "<persons/>");
+            Files.setLastModifiedTime(f, FileTime.from(base.plusSeconds(Math.min(i, 3))));
+        }
+        assertThat(claimedName(inbox)).isEqualTo("c.xml");
+
+        Path late = Files.writeString(dir.resolve("0-late.xml"), "<persons/>");
+        Files.setLastModifiedTime(late, FileTime.from(base.minusSeconds(3600)));
+        Files.delete(dir.resolve("a.xml")); // taken by another worker
+        // Written to again: under the inbox's clock, a minute ahead, it has not settled.
+        Files.setLastModifiedTime(dir.resolve("e.xml"), FileTime.from(Instant.now().plusSeconds(120)));
+
+        assertThat(claimedName(inbox)).isEqualTo("b.xml");
+        assertThat(claimedName(inbox)).as("b and d tie on time").isEqualTo("d.xml");
+        assertThat(claimedName(inbox)).as("the next listing").isEqualTo("0-late.xml");
+        assertThat(inbox.claimNext()).isEmpty();
+        assertThat(names(dir)).contains("e.xml");
+    }
+
+    private static String claimedName(Inbox inbox) {
+        return inbox.claimNext().orElseThrow().getFileName().toString();
+    }
+
     @Test
     void entriesThatAreNeverTakenAreNamedOnceWhileTheyAreThere() throws IOException {
         Inbox inbox = inbox();
