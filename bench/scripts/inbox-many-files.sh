@@ -1,0 +1,60 @@
+#!/bin/bash
+# Many small files at once: how long a worker takes to ingest FILES files of RECORDS persons each, all moved into its
+# inbox together, timed from the move until the last of them is in done/. Ways (a label and a worker jar, to compare
+# builds) take turns, round after round, so that a shared machine's load falls on each alike; each run has a fresh
+# inbox, topic and worker on one broker (the `broker` command, in its own process). Made for the per-file costs that
+# a 1M-record file hides: claiming, identifying, the commit and the report of every file.
+#
+# Usage: bench/scripts/inbox-many-files.sh ROUNDS FILES RECORDS 'LABEL|JAR' ...
+#   e.g. bench/scripts/inbox-many-files.sh 2 1000 1000 "new|$PWD/ingest-app/target/ingest-app.jar" "old|/tmp/old.jar"
+# Needs: mvn package done. WORKDIR (bench-data/many-files) holds the files and logs.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+ROUNDS=$1 FILES=$2 RECORDS=$3; shift 3
+WORK=${WORKDIR:-$ROOT/bench-data/many-files}
+mkdir -p "$WORK" && cd "$WORK" && rm -rf broker runs ways broker.out && mkdir runs
+POOL="pool-$FILES-$RECORDS"
+if [ ! -f "$POOL/done" ]; then
+  rm -rf "$POOL" && mkdir "$POOL"
+  java -jar "$ROOT/datagen/target/datagen.jar" --records "$RECORDS" --out "$POOL/one.xml" --seed 42
+  # Each file its own content: a content seen before is not ingested again. The sample's ids are xs:long.
+  for i in $(seq "$FILES"); do sed "s/id=\"\([0-9]*\)\"/id=\"${i}00\1\"/" "$POOL/one.xml" > "$POOL/f$i.xml"; done
+  rm "$POOL/one.xml" && touch "$POOL/done"
+fi
+java -jar "$ROOT/ingest-app/target/ingest-app.jar" broker --port 0 --data "$WORK/broker" > broker.out 2> broker.log &
+BROKER=$!
+PIDS=("$BROKER")
+trap 'kill "${PIDS[@]}" 2>/dev/null; sleep 0.5; kill -9 "${PIDS[@]}" 2>/dev/null || true' EXIT
+for _ in $(seq 600); do [ -s broker.out ] && break; kill -0 "$BROKER" || { cat broker.log; exit 1; }; sleep 0.1; done
+BOOT=$(head -1 broker.out)
+[ -n "$BOOT" ] || { echo "the broker did not start in 60 s" >&2; cat broker.log >&2; exit 1; }
+for r in $(seq "$ROUNDS"); do
+  for way in "$@"; do
+    IFS='|' read -r label jar <<< "$way"
+    run="runs/$label-$r"; mkdir -p "$run/inbox" "$run/stage" "ways/$label"
+    # Hard links: the files are read, never written, by the worker; moving them in moves only names.
+    for i in $(seq "$FILES"); do ln "$POOL/f$i.xml" "$run/stage/f$i.xml"; done
+    java -XX:+UseParallelGC -Xmx256m -jar "$jar" worker --inbox "$run/inbox" --topic "many-$label-$r" \
+      --bootstrap-servers "$BOOT" --http-port 0 -s "worker.id=many-$label-$r" > "$run/worker.log" 2>&1 &
+    pid=$!; PIDS+=("$pid")
+    for _ in $(seq 600); do grep -q 'connected to Kafka' "$run/worker.log" && break; sleep 0.1; done
+    grep -q 'connected to Kafka' "$run/worker.log" || { echo "the worker did not connect in 60 s:" >&2; cat "$run/worker.log" >&2; exit 1; }
+    t0=$(date +%s%N)
+    find "$run/stage" -name '*.xml' -exec mv -t "$run/inbox" {} +
+    until [ "$(find "$run/inbox/done" -name '*.xml' | wc -l)" -ge "$FILES" ]; do
+      kill -0 "$pid" 2>/dev/null || { echo "the worker stopped:" >&2; tail -20 "$run/worker.log" >&2; exit 1; }
+      [ -z "$(ls -A "$run/inbox/failed")" ] || { echo "a file failed: $(ls "$run/inbox/failed")" >&2; exit 1; }
+      sleep 0.1
+    done
+    t1=$(date +%s%N)
+    kill "$pid"; wait "$pid" 2>/dev/null || true
+    ms=$(( (t1 - t0) / 1000000 )); echo "$ms" >> "ways/$label/ms"
+    echo "$label round $r: $FILES files of $RECORDS records in $ms ms, $(( FILES * RECORDS * 1000 / ms )) records/s," \
+      "$(( ms / FILES )) ms a file (load average $(cut -d' ' -f1 /proc/loadavg))"
+    rm -rf "$run/inbox" "$run/stage"
+  done
+done
+for way in "$@"; do
+  label=${way%%|*}
+  echo "$label: median $(sort -n "ways/$label/ms" | awk '{v[NR]=$1} END {print (NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2)}') ms of $(wc -l < "ways/$label/ms") runs"
+done
