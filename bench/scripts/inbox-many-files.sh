@@ -23,8 +23,9 @@ if [ ! -f "$POOL/done" ]; then
 fi
 java -jar "$ROOT/ingest-app/target/ingest-app.jar" broker --port 0 --data "$WORK/broker" > broker.out 2> broker.log &
 BROKER=$!
-PIDS=("$BROKER")
-trap 'kill "${PIDS[@]}" 2>/dev/null; sleep 0.5; kill -9 "${PIDS[@]}" 2>/dev/null || true' EXIT
+pid=""
+# Only the broker and the worker still running: a worker's pid, once waited for, may be another process's by now.
+trap 'kill $BROKER $pid 2>/dev/null; sleep 0.5; kill -9 $BROKER $pid 2>/dev/null || true' EXIT
 for _ in $(seq 600); do [ -s broker.out ] && break; kill -0 "$BROKER" || { cat broker.log; exit 1; }; sleep 0.1; done
 BOOT=$(head -1 broker.out)
 [ -n "$BOOT" ] || { echo "the broker did not start in 60 s" >&2; cat broker.log >&2; exit 1; }
@@ -36,7 +37,7 @@ for r in $(seq "$ROUNDS"); do
     for i in $(seq "$FILES"); do ln "$POOL/f$i.xml" "$run/stage/f$i.xml"; done
     java -XX:+UseParallelGC -Xmx256m -jar "$jar" worker --inbox "$run/inbox" --topic "many-$label-$r" \
       --bootstrap-servers "$BOOT" --http-port 0 -s "worker.id=many-$label-$r" > "$run/worker.log" 2>&1 &
-    pid=$!; PIDS+=("$pid")
+    pid=$!
     for _ in $(seq 600); do grep -q 'connected to Kafka' "$run/worker.log" && break; sleep 0.1; done
     grep -q 'connected to Kafka' "$run/worker.log" || { echo "the worker did not connect in 60 s:" >&2; cat "$run/worker.log" >&2; exit 1; }
     t0=$(date +%s%N)
@@ -47,7 +48,7 @@ for r in $(seq "$ROUNDS"); do
       sleep 0.1
     done
     t1=$(date +%s%N)
-    kill "$pid"; wait "$pid" 2>/dev/null || true
+    kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
     ms=$(( (t1 - t0) / 1000000 )); echo "$ms" >> "ways/$label/ms"
     echo "$label round $r: $FILES files of $RECORDS records in $ms ms, $(( FILES * RECORDS * 1000 / ms )) records/s," \
       "$(( ms / FILES )) ms a file (load average $(cut -d' ' -f1 /proc/loadavg))"

@@ -50,6 +50,13 @@ final class Inbox {
 
     private static final String MARKER = ".xmlingest-inbox";
 
+    /**
+     * How long one listing of the inbox serves claims. A file dropped after it waits for the next, and a
+     * listing of files that take minutes each would otherwise hold it back for hours. Listing 10,000
+     * files took about 40 ms here: once every few seconds, not once per file.
+     */
+    static final long LISTING_MAX_AGE_MILLIS = 5_000;
+
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
     private final Path dir;
@@ -61,8 +68,9 @@ final class Inbox {
     private final Clock clock;
     // Inbox entries that can never be taken, each told of once while it is there.
     private final Set<String> toldOfSkipping = ConcurrentHashMap.newKeySet();
-    // Complete files of the last listing not yet claimed, oldest first (see claimNext).
+    // Complete files of the last listing not yet claimed, oldest first, and when it was made (see claimNext).
     private final ArrayDeque<Path> listed = new ArrayDeque<>();
+    private long listedAt;
 
     Inbox(Path inboxDir, String workerId, long settleMillis, Clock clock) {
         // Absolute, as the paths of shared work orders are (they travel as URIs): a file in sharded/ named by one
@@ -177,23 +185,32 @@ final class Inbox {
 
     /**
      * Claims the oldest complete file of the inbox, if there is one another worker has not taken.
-     * One listing serves the claims that follow it until its files are all taken: listing stats every
+     * One listing serves the claims that follow it for up to LISTING_MAX_AGE_MILLIS: listing stats every
      * file of the inbox, and an inbox holding thousands of small files would otherwise be listed whole
      * for each of them. Each file is looked at again as it comes up, since it may have been taken,
-     * replaced or written to since; when none of a listing's files is left to take, the inbox is listed
-     * afresh.
+     * replaced or written to since; when none of a listing's files is left to take, or the listing has
+     * aged, the inbox is listed afresh.
      */
     Optional<Path> claimNext() {
+        if (clock.millis() - listedAt > LISTING_MAX_AGE_MILLIS) {
+            listed.clear();
+        }
         boolean fresh = listed.isEmpty();
         if (fresh) {
-            listed.addAll(list(dir, true));
+            relist();
         }
         Optional<Path> claimed = claimListed();
         if (claimed.isEmpty() && !fresh) {
-            listed.addAll(list(dir, true));
+            relist();
             claimed = claimListed();
         }
         return claimed;
+    }
+
+    private void relist() {
+        listed.clear();
+        listed.addAll(list(dir, true));
+        listedAt = clock.millis();
     }
 
     private Optional<Path> claimListed() {
@@ -225,6 +242,8 @@ final class Inbox {
                 throw new IllegalStateException("the inbox " + dir + " does not support atomic renames, which claiming "
                         + "files safely needs", e);
             } catch (IOException e) {
+                // The inbox's trouble, not the file's: once it is back, the oldest file should not have lost its turn.
+                listed.clear();
                 throw unavailable("cannot claim", candidate, e);
             }
         }

@@ -135,7 +135,8 @@ class InboxTest {
      */
     @Test
     void aListingServesTheClaimsAfterItAndEachFileIsLookedAtAgainWhenItsTurnComes() throws IOException {
-        Inbox inbox = inbox();
+        // A clock that stands still, a minute ahead of the files: the listing never ages, however slow the machine.
+        Inbox inbox = new Inbox(dir, "w1", 0, Clock.fixed(Instant.now().plusSeconds(60), java.time.ZoneOffset.UTC));
         Instant base = Instant.now().minusSeconds(3600);
         List<String> byAge = List.of("c.xml", "a.xml", "e.xml", "b.xml", "d.xml");
         for (int i = 0; i < byAge.size(); i++) {
@@ -146,7 +147,9 @@ class InboxTest {
 
         Path late = Files.writeString(dir.resolve("0-late.xml"), "<persons/>");
         Files.setLastModifiedTime(late, FileTime.from(base.minusSeconds(3600)));
-        Files.delete(dir.resolve("a.xml")); // taken by another worker
+        // Replaced by a directory, which is never taken; a file taken by another worker is gone the same way.
+        Files.delete(dir.resolve("a.xml"));
+        Files.createDirectory(dir.resolve("a.xml"));
         // Written to again: under the inbox's clock, a minute ahead, it has not settled.
         Files.setLastModifiedTime(dir.resolve("e.xml"), FileTime.from(Instant.now().plusSeconds(120)));
 
@@ -154,7 +157,56 @@ class InboxTest {
         assertThat(claimedName(inbox)).as("b and d tie on time").isEqualTo("d.xml");
         assertThat(claimedName(inbox)).as("the next listing").isEqualTo("0-late.xml");
         assertThat(inbox.claimNext()).isEmpty();
-        assertThat(names(dir)).contains("e.xml");
+        assertThat(names(dir)).contains("a.xml", "e.xml");
+        assertThat(dir.resolve("a.xml")).isDirectory();
+    }
+
+    /** A listing that has served claims for a while is made again, so a file dropped since waits no longer. */
+    @Test
+    void aListingIsMadeAgainOnceItHasAged() throws IOException {
+        MovingClock clock = new MovingClock(Instant.now().plusSeconds(60));
+        Inbox inbox = new Inbox(dir, "w1", 0, clock);
+        Instant base = Instant.now().minusSeconds(3600);
+        for (String name : List.of("a.xml", "b.xml", "c.xml")) {
+            Files.setLastModifiedTime(Files.writeString(dir.resolve(name), "<persons/>"), FileTime.from(base));
+        }
+        assertThat(claimedName(inbox)).isEqualTo("a.xml");
+        Path late = Files.writeString(dir.resolve("0-late.xml"), "<persons/>");
+        Files.setLastModifiedTime(late, FileTime.from(base.minusSeconds(60)));
+
+        clock.advance(Inbox.LISTING_MAX_AGE_MILLIS);
+        assertThat(claimedName(inbox)).as("the listing serves claims up to its age").isEqualTo("b.xml");
+        clock.advance(1);
+        assertThat(claimedName(inbox)).as("then the inbox is listed again").isEqualTo("0-late.xml");
+        assertThat(claimedName(inbox)).isEqualTo("c.xml");
+    }
+
+    /** A clock the test moves on by hand. */
+    private static final class MovingClock extends Clock {
+        private Instant now;
+
+        MovingClock(Instant start) {
+            now = start;
+        }
+
+        void advance(long millis) {
+            now = now.plusMillis(millis);
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return java.time.ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
     }
 
     private static String claimedName(Inbox inbox) {
