@@ -251,9 +251,9 @@ final class Inbox {
     }
 
     /** Whether a file listed a while ago is still a regular file, not modified within the settle time. */
-    private boolean stillSettled(Path listed) {
+    private boolean stillSettled(Path file) {
         try {
-            BasicFileAttributes a = Files.readAttributes(listed, BasicFileAttributes.class);
+            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
             return a.isRegularFile() && clock.millis() - a.lastModifiedTime().toMillis() >= settleMillis;
         } catch (IOException e) {
             return false; // taken by another worker, or removed; a listing names it again if it is back
