@@ -12,7 +12,8 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 ROUNDS=$1 FILES=$2 RECORDS=$3; shift 3
 WORK=${WORKDIR:-$ROOT/bench-data/many-files}
-mkdir -p "$WORK" && cd "$WORK" && rm -rf broker runs ways broker.out && mkdir runs
+. "$ROOT/bench/scripts/common.sh"
+mkdir -p "$WORK" && cd "$WORK" && rm -rf runs ways && mkdir runs
 POOL="pool-$FILES-$RECORDS"
 if [ ! -f "$POOL/done" ]; then
   rm -rf "$POOL" && mkdir "$POOL"
@@ -21,14 +22,10 @@ if [ ! -f "$POOL/done" ]; then
   for i in $(seq "$FILES"); do sed "s/id=\"\([0-9]*\)\"/id=\"${i}00\1\"/" "$POOL/one.xml" > "$POOL/f$i.xml"; done
   rm "$POOL/one.xml" && touch "$POOL/done"
 fi
-java -jar "$ROOT/ingest-app/target/ingest-app.jar" broker --port 0 --data "$WORK/broker" > broker.out 2> broker.log &
-BROKER=$!
-pid=""
+BROKER="" pid=""
 # Only the broker and the worker still running: a worker's pid, once waited for, may be another process's by now.
 trap 'kill $BROKER $pid 2>/dev/null; sleep 0.5; kill -9 $BROKER $pid 2>/dev/null || true' EXIT
-for _ in $(seq 600); do [ -s broker.out ] && break; kill -0 "$BROKER" || { cat broker.log; exit 1; }; sleep 0.1; done
-BOOT=$(head -1 broker.out)
-[ -n "$BOOT" ] || { echo "the broker did not start in 60 s" >&2; cat broker.log >&2; exit 1; }
+start_broker "$WORK" "$ROOT/ingest-app/target/ingest-app.jar"
 for r in $(seq "$ROUNDS"); do
   for way in "$@"; do
     IFS='|' read -r label jar <<< "$way"
@@ -38,8 +35,8 @@ for r in $(seq "$ROUNDS"); do
     java -XX:+UseParallelGC -Xmx256m -jar "$jar" worker --inbox "$run/inbox" --topic "many-$label-$r" \
       --bootstrap-servers "$BOOT" --http-port 0 -s "worker.id=many-$label-$r" > "$run/worker.log" 2>&1 &
     pid=$!
-    for _ in $(seq 600); do grep -q 'connected to Kafka' "$run/worker.log" && break; sleep 0.1; done
-    grep -q 'connected to Kafka' "$run/worker.log" || { echo "the worker did not connect in 60 s:" >&2; cat "$run/worker.log" >&2; exit 1; }
+    for _ in $(seq 600); do grep -q 'connected to Kafka' "$run/worker.log" && break; kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    grep -q 'connected to Kafka' "$run/worker.log" || { echo "the worker did not connect:" >&2; cat "$run/worker.log" >&2; exit 1; }
     t0=$(date +%s%N)
     find "$run/stage" -name '*.xml' -exec mv -t "$run/inbox" {} +
     until [ "$(find "$run/inbox/done" -name '*.xml' | wc -l)" -ge "$FILES" ]; do
@@ -57,5 +54,5 @@ for r in $(seq "$ROUNDS"); do
 done
 for way in "$@"; do
   label=${way%%|*}
-  echo "$label: median $(sort -n "ways/$label/ms" | awk '{v[NR]=$1} END {print (NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2)}') ms of $(wc -l < "ways/$label/ms") runs"
+  echo "$label: median $(median $(cat "ways/$label/ms")) ms of $(wc -l < "ways/$label/ms") runs"
 done

@@ -19,17 +19,14 @@ command -v kcat > /dev/null || { echo "this script needs kcat (apt-get install k
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 ROUNDS=$1; shift
 WORK=${WORKDIR:-$ROOT/bench-data/restarts}
-# broker.out is removed first: a stale one, read before the new broker's shell truncated it, named a dead broker.
-mkdir -p "$WORK" && cd "$WORK" && rm -rf broker ways broker.out && mkdir ways
+. "$ROOT/bench/scripts/common.sh"
+mkdir -p "$WORK" && cd "$WORK" && rm -rf ways && mkdir ways
 [ -f persons-1m.xml ] || java -jar "$ROOT/datagen/target/datagen.jar" --records 1000000 --out persons-1m.xml --seed 42
-java -jar "$ROOT/ingest-app/target/ingest-app.jar" broker --port 0 --data "$WORK/broker" > broker.out 2> broker.log &
-BROKER=$!
-PIDS=("$BROKER")
-# TERM first: timeout passes it on to its kcat, which a KILL of timeout would leave behind.
-trap 'kill "${PIDS[@]}" 2>/dev/null; sleep 0.5; kill -9 "${PIDS[@]}" 2>/dev/null || true' EXIT
-for _ in $(seq 600); do [ -s broker.out ] && break; kill -0 "$BROKER" || { cat broker.log; exit 1; }; sleep 0.1; done
-BOOT=$(head -1 broker.out)
-[ -n "$BOOT" ] || { echo "the broker did not start in 60 s" >&2; cat broker.log >&2; exit 1; }
+BROKER="" pid="" consumer=""
+# Only what still runs: a pid once stopped or waited for may be another process's by now. TERM first: timeout
+# passes it on to its kcat, which a KILL of timeout would leave behind.
+trap 'kill $BROKER $pid $consumer 2>/dev/null; sleep 0.5; kill -9 $BROKER $pid $consumer 2>/dev/null || true' EXIT
+start_broker "$WORK" "$ROOT/ingest-app/target/ingest-app.jar"
 start() { # way jar java opts port log; each way its own worker id, so that a start fences its own predecessor
   "$3" -Xmx256m $4 -jar "$2" worker --inbox "ways/$1/inbox" --topic "restarts-$1" --bootstrap-servers "$BOOT" \
     --http-port "$5" -s "worker.id=restarts-$1" > "$6" 2>&1 & echo $!; }
@@ -51,9 +48,9 @@ i=0
 for way in "$@"; do
   IFS='|' read -r label jar java opts <<< "$way"
   mkdir -p "ways/$label/inbox"
-  pid=$(start "$label" "$jar" "$java" "$opts" "$(port $i)" "ways/$label/first.log"); PIDS+=("$pid")
+  pid=$(start "$label" "$jar" "$java" "$opts" "$(port $i)" "ways/$label/first.log")
   cp persons-1m.xml "ways/$label/inbox/.persons.part" && mv "ways/$label/inbox/.persons.part" "ways/$label/inbox/persons.xml"
-  first_commit "$pid" "ways/$label/first.log"; sleep 1; stop "$pid"
+  first_commit "$pid" "ways/$label/first.log"; sleep 1; stop "$pid"; pid=""
   i=$((i + 1))
 done
 for r in $(seq "$ROUNDS"); do
@@ -61,15 +58,15 @@ for r in $(seq "$ROUNDS"); do
   for way in "$@"; do
     IFS='|' read -r label jar java opts <<< "$way"
     log="ways/$label/restart-$r.log"
-    watch "$label"; consumer=$!; PIDS+=("$consumer"); sleep 1 # time to find the topic's end
+    watch "$label"; consumer=$!; sleep 1 # time to find the topic's end
     kill -0 "$consumer" 2>/dev/null || { echo "kcat exited before the launch: a commit of the killed worker came late," \
       "or kcat failed" >&2; exit 1; }
-    t0=$(date +%s%N); pid=$(start "$label" "$jar" "$java" "$opts" "$(port $i)" "$log"); PIDS+=("$pid")
+    t0=$(date +%s%N); pid=$(start "$label" "$jar" "$java" "$opts" "$(port $i)" "$log")
     wait "$consumer" || { echo "no new committed record on restarts-$label in 60 s; the worker's log:" >&2; cat "$log" >&2
       exit 1; }
     t1=$(date +%s%N)
     for _ in $(seq 40); do grep -q 'start-up:' "$log" && break; sleep 0.05; done
-    stop "$pid"
+    consumer=""; stop "$pid"; pid=""
     ms=$(( (t1 - t0) / 1000000 )); echo "$ms" >> "ways/$label/ms"
     echo "$label round $r: $ms ms to the first new committed record (load average $(cut -d' ' -f1 /proc/loadavg));" \
       "$(grep -o 'first commit [0-9.]* s after the JVM.s launch' "$log" || echo 'no start-up line')"
@@ -78,5 +75,5 @@ for r in $(seq "$ROUNDS"); do
 done
 for way in "$@"; do
   label=${way%%|*}
-  echo "$label: median $(sort -n "ways/$label/ms" | awk '{v[NR]=$1} END {print (NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2)}') ms of $(wc -l < "ways/$label/ms") restarts"
+  echo "$label: median $(median $(cat "ways/$label/ms")) ms of $(wc -l < "ways/$label/ms") restarts"
 done
