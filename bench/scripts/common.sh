@@ -20,3 +20,12 @@ start_broker() {
 median() {
   printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2)}'
 }
+
+# print_medians WHAT 'LABEL|...' ...: each way's median of the figures in ways/LABEL/ms, one a line.
+print_medians() {
+  local what=$1 way label; shift
+  for way in "$@"; do
+    label=${way%%|*}
+    echo "$label: median $(median $(cat "ways/$label/ms")) ms of $(wc -l < "ways/$label/ms") $what"
+  done
+}

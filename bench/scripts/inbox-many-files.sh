@@ -52,7 +52,4 @@ for r in $(seq "$ROUNDS"); do
     rm -rf "$run/inbox" "$run/stage"
   done
 done
-for way in "$@"; do
-  label=${way%%|*}
-  echo "$label: median $(median $(cat "ways/$label/ms")) ms of $(wc -l < "ways/$label/ms") runs"
-done
+print_medians runs "$@"

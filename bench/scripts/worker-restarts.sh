@@ -73,7 +73,4 @@ for r in $(seq "$ROUNDS"); do
     i=$((i + 1)); sleep 1 # a commit the killed worker asked for just before it died completes meanwhile
   done
 done
-for way in "$@"; do
-  label=${way%%|*}
-  echo "$label: median $(median $(cat "ways/$label/ms")) ms of $(wc -l < "ways/$label/ms") restarts"
-done
+print_medians restarts "$@"
