@@ -3,7 +3,9 @@
 # inbox together, timed from the move until the last of them is in done/. Ways (a label and a worker jar, to compare
 # builds) take turns, round after round, so that a shared machine's load falls on each alike; each run has a fresh
 # inbox, topic and worker on one broker (the `broker` command, in its own process). Made for the per-file costs that
-# a 1M-record file hides: claiming, identifying, the commit and the report of every file.
+# a 1M-record file hides: claiming, identifying, the commit and the report of every file. Each run's line ends with
+# the worker's phase counters (/metrics) over the files: identify, checkpoints and publish (the commits) are the
+# worker thread's, scan, bind and serialize the reading thread's, which overlap them.
 #
 # Usage: bench/scripts/inbox-many-files.sh ROUNDS FILES RECORDS 'LABEL|JAR' ...
 #   e.g. bench/scripts/inbox-many-files.sh 2 1000 1000 "new|$PWD/ingest-app/target/ingest-app.jar" "old|/tmp/old.jar"
@@ -45,10 +47,18 @@ for r in $(seq "$ROUNDS"); do
       sleep 0.1
     done
     t1=$(date +%s%N)
+    # Where a file's time went, from the worker's own counters (a build without /metrics, or without a phase, shows -).
+    url=$(grep -o 'health at http://[^ ]*/health' "$run/worker.log" | head -1 | sed 's/^health at //; s/health$/metrics/')
+    metrics=$( [ -n "$url" ] && curl -fs "$url" || true)
+    phases=""
+    for phase in identify checkpoints scan bind serialize publish; do
+      secs=$(awk -v p="xmlingest_phase_seconds_total{phase=\"$phase\"}" '$1 == p {print $2}' <<< "$metrics")
+      phases="$phases $phase $( [ -n "$secs" ] && awk -v s="$secs" -v n="$FILES" 'BEGIN {printf "%.1f", s * 1000 / n}' || echo -)"
+    done
     kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
     ms=$(( (t1 - t0) / 1000000 )); echo "$ms" >> "ways/$label/ms"
     echo "$label round $r: $FILES files of $RECORDS records in $ms ms, $(( FILES * RECORDS * 1000 / ms )) records/s," \
-      "$(( ms / FILES )) ms a file (load average $(cut -d' ' -f1 /proc/loadavg))"
+      "$(( ms / FILES )) ms a file (load average $(cut -d' ' -f1 /proc/loadavg)); ms a file by phase:$phases"
     rm -rf "$run/inbox" "$run/stage"
   done
 done

@@ -2,6 +2,7 @@ package io.xmlingest.app.worker;
 
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.ObjLongConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -17,17 +18,23 @@ final class KafkaWait {
     }
 
     private final Runnable answered;
+    private final ObjLongConsumer<String> took;
     private final LongSupplier nanoTime;
     private volatile Call call;
 
-    /** @param answered told each time Kafka has answered a call */
-    KafkaWait(Runnable answered) {
-        this(answered, System::nanoTime);
+    /**
+     * @param answered told each time Kafka has answered a call
+     * @param took told what each call was and how long it took, answered or not; a call within a call
+     *             is not told apart from the outer one
+     */
+    KafkaWait(Runnable answered, ObjLongConsumer<String> took) {
+        this(answered, took, System::nanoTime);
     }
 
     /** @param nanoTime the clock, System.nanoTime but in tests */
-    KafkaWait(Runnable answered, LongSupplier nanoTime) {
+    KafkaWait(Runnable answered, ObjLongConsumer<String> took, LongSupplier nanoTime) {
         this.answered = answered;
+        this.took = took;
         this.nanoTime = nanoTime;
     }
 
@@ -63,11 +70,15 @@ final class KafkaWait {
     private <T> T waitFor(String what, Supplier<T> request) {
         Call outer = call;
         // A call within a call is part of the outer one: the outer's start is when the wait began.
-        call = outer != null ? outer : new Call(what, nanoTime.getAsLong());
+        long start = nanoTime.getAsLong();
+        call = outer != null ? outer : new Call(what, start);
         try {
             return request.get();
         } finally {
             call = outer;
+            if (outer == null) {
+                took.accept(what, nanoTime.getAsLong() - start);
+            }
         }
     }
 

@@ -119,7 +119,7 @@ public final class Worker implements Runnable {
         if (sharing != null && sharing.joined()) {
             sharedConnected = true;
         }
-    });
+    }, this::tookKafka);
     private volatile String kafkaProblem = "not connected yet";
     private volatile String commitTrouble;
     private volatile String fatal;
@@ -558,6 +558,12 @@ public final class Worker implements Runnable {
                 return;
             }
             pause(100);
+        }
+    }
+
+    private void tookKafka(String what, long nanos) {
+        if (what.equals(KafkaWait.READING_CHECKPOINTS)) {
+            metrics.checkpointsRead(nanos);
         }
     }
 

@@ -37,8 +37,8 @@ final class WorkerMetrics implements IngestListener {
     private final LabeledCounter files = registry.counter("xmlingest_files_total",
             "Runs over files ended, by outcome: completed, failed, already_ingested, refused, stopped (left for the next start).", "outcome");
     private final LabeledCounter phases = registry.counter("xmlingest_phase_seconds_total",
-            "Time spent per phase: identify (hashing, and inflating a compressed file), scan, bind, serialize, "
-                    + "publish (commit).", "phase");
+            "Time spent per phase: identify (hashing, and inflating a compressed file), checkpoints (reading the "
+                    + "checkpoint topic to its end), scan, bind, serialize, publish (commit).", "phase");
     private final Counter kafkaFailures = registry.counter("xmlingest_kafka_failures_total",
             "Times the worker lost Kafka: a commit had to be retried, or the session reopened.");
     private final Counter blockedOrders = registry.counter("xmlingest_work_orders_blocked_total",
@@ -63,7 +63,7 @@ final class WorkerMetrics implements IngestListener {
         for (String outcome : List.of("completed", "failed", "already_ingested", "refused", "stopped")) {
             files.labels(outcome);
         }
-        for (String phase : List.of("identify", "scan", "bind", "serialize", "publish")) {
+        for (String phase : List.of("identify", "checkpoints", "scan", "bind", "serialize", "publish")) {
             phases.labels(phase);
         }
         registry.gauge("xmlingest_kafka_up", "1 while the worker has a working Kafka session.",
@@ -110,6 +110,15 @@ final class WorkerMetrics implements IngestListener {
 
     void identified(long nanos) {
         phases.labels("identify").add(nanos / 1e9);
+    }
+
+    /**
+     * Time the worker's thread spent reading the checkpoint topic to its end: before each file (another
+     * worker may have ingested its content), and, sharing files, at every look for work. With many
+     * small files this and the commits are most of a file's time, and both are Kafka's round trips.
+     */
+    void checkpointsRead(long nanos) {
+        phases.labels("checkpoints").add(nanos / 1e9);
     }
 
     void kafkaLost() {

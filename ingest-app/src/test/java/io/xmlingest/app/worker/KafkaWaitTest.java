@@ -3,6 +3,8 @@ package io.xmlingest.app.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -14,7 +16,9 @@ class KafkaWaitTest {
 
     private final AtomicInteger answers = new AtomicInteger();
     private final AtomicLong now = new AtomicLong(-7 * SECOND); // nanoTime may be negative
-    private final KafkaWait wait = new KafkaWait(answers::incrementAndGet, now::get);
+    private final List<String> took = new ArrayList<>();
+    private final KafkaWait wait = new KafkaWait(answers::incrementAndGet,
+            (what, nanos) -> took.add(what + " " + nanos / SECOND + " s"), now::get);
 
     @Test
     void aCallInProgressIsNamedOnceItHasWaitedLongEnough() {
@@ -27,6 +31,7 @@ class KafkaWaitTest {
         assertThat(seen).isEqualTo("has not answered for 5 s (reading the checkpoint topic)");
         assertThat(wait.unansweredFor(0)).as("after the answer").isNull();
         assertThat(answers).hasValue(1);
+        assertThat(took).containsExactly("reading the checkpoint topic 5 s");
     }
 
     @Test
@@ -41,6 +46,7 @@ class KafkaWaitTest {
         });
         assertThat(wait.unansweredFor(0)).isNull();
         assertThat(answers).hasValue(2);
+        assertThat(took).as("the inner call's time is the outer's").containsExactly("opening a session 6 s");
     }
 
     @Test
@@ -64,6 +70,7 @@ class KafkaWaitTest {
         })).hasMessage("no broker");
         assertThat(wait.unansweredFor(0)).isNull();
         assertThat(answers).hasValue(0);
+        assertThat(took).as("its time is spent all the same").containsExactly("committing an offset 0 s");
     }
 
     @Test
@@ -74,5 +81,6 @@ class KafkaWaitTest {
         });
         assertThat(wait.unansweredFor(0)).isNull();
         assertThat(answers).as("a close returns whether or not Kafka answered").hasValue(0);
+        assertThat(took).containsExactly("closing a session 6 s");
     }
 }

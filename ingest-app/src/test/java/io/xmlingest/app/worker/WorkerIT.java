@@ -39,6 +39,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -669,6 +671,11 @@ class WorkerIT {
                     // There at 0 before the first of its kind, for alerts on its rate.
                     "xmlingest_files_total{outcome=\"failed\"} 0", "xmlingest_files_total{outcome=\"refused\"} 0",
                     "xmlingest_kafka_up 1", "xmlingest_bytes_read_total " + Files.size(persons));
+            // The file was preceded by a read of the checkpoint topic to its end, which takes some time however fast.
+            Matcher read = Pattern.compile(
+                    "xmlingest_phase_seconds_total\\{phase=\"checkpoints\"} (\\S+)").matcher(metrics);
+            assertThat(read.find()).as(metrics).isTrue();
+            assertThat(Double.parseDouble(read.group(1))).isPositive();
         }
     }
 
