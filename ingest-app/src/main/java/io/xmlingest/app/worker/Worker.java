@@ -64,6 +64,8 @@ public final class Worker implements Runnable {
 
     private final IngestConfig config;
     private final Supplier<RecordModel> model;
+    /** The model's record elements, as a file that held none is told. */
+    private String recordElements;
     private final TopicNames topics;
     private final Inbox inbox;
     private final String workerId;
@@ -298,6 +300,7 @@ public final class Worker implements Runnable {
         long backoff = FIRST_BACKOFF_MS;
         try {
             RecordModel records = model.get();
+            recordElements = records.elements().toString();
             ingestion = new TransactionalIngestion(config, records, workerId);
             if (sharing) {
                 shared = new SharedWork(config, records, ingestion, inbox, workerId, metrics, this::stopping,
@@ -652,7 +655,16 @@ public final class Worker implements Runnable {
             metrics.end(completed ? "completed" : "failed");
             return;
         }
-        if (from != null && from.state() == FileState.COMPLETED) {
+        // Completed with not one record: mostly a record.element that matched nothing in it. Nothing of it was published,
+        // so reading it again can publish nothing twice, and after the setting is fixed it publishes what the first run
+        // could not see; taken for ingested, the same file dropped again after the fix published nothing.
+        boolean heldNothing = from != null && from.state() == FileState.COMPLETED && from.shards() == 0
+                && from.records() + from.deadLetters() == 0;
+        if (heldNothing) {
+            LOG.info("{} has the content of {} (file id {}), which completed with no record: reading it again, in case "
+                    + "{} has changed since", name, from.fileName(), fileId, IngestSettings.RECORD_ELEMENT.key());
+        }
+        if (from != null && from.state() == FileState.COMPLETED && !heldNothing) {
             LOG.info("{} is already ingested (file id {}, {} records): nothing published", name, fileId, from.records());
             inbox.toDone(claimed, fileId, FileReport.alreadyIngested(name, fileId, size, from));
             metrics.end("already_ingested");
@@ -675,8 +687,9 @@ public final class Worker implements Runnable {
             setAside(claimed, name, fileId, size, from, crashes.get());
             return;
         }
-        if (from != null && from.state() == FileState.FAILED) {
-            // Dropped again after it failed: it resumes where it failed. Marked in progress first, and before its
+        if (from != null && (from.state() == FileState.FAILED || heldNothing)) {
+            // Dropped again after it failed: it resumes where it failed (one that held nothing, at its start). Marked in
+            // progress first, and before its
             // identity is recorded, so that a stop before this run's first commit is not taken for this run's end
             // (a failed checkpoint and a recorded identity), which moved the file back to failed/ untried.
             from = ingestion.reopen(from, session.publisher());
@@ -690,8 +703,12 @@ public final class Worker implements Runnable {
         if (from == null) {
             LOG.info("ingesting {} ({} bytes, file id {})", name, size, fileId);
         } else {
-            LOG.info("resuming {} at record {} (byte offset {}), {} records committed before", name,
-                    from.nextRecordIndex(), resumeAt, from.records());
+            // After a fault the position kept is the last record start read before it: that record is skipped, not
+            // published again.
+            long readFrom = from.resume() == null ? 0 : from.resume().recordIndex();
+            LOG.info("resuming {} at record {} (reading from byte offset {}, {}), {} records committed before", name,
+                    from.nextRecordIndex(), resumeAt, readFrom == from.nextRecordIndex() ? "where it starts"
+                            : "where record " + readFrom + " starts", from.records());
         }
         metrics.begin(name, from, resumeAt);
         // Where each commit left the file in hand: a crash is counted against it.
@@ -710,10 +727,17 @@ public final class Worker implements Runnable {
         Checkpoint c = outcome.checkpoint();
         switch (outcome.ending()) {
             case COMPLETED -> {
-                LOG.info("{} completed: {} records, {} dead letters, {} pages; this run {} s", name, c.records(),
-                        c.deadLetters(), c.pages(), String.format("%.1f", outcome.nanos() / 1e9));
+                String empty = null;
+                if (c.records() + c.deadLetters() == 0) {
+                    empty = "it holds no " + recordElements + " element (setting " + IngestSettings.RECORD_ELEMENT.key()
+                            + "); dropped again, the same content is read again, not taken for ingested";
+                    LOG.warn("{} completed with no record: {}", name, empty);
+                } else {
+                    LOG.info("{} completed: {} records, {} dead letters, {} pages; this run {} s", name, c.records(),
+                            c.deadLetters(), c.pages(), String.format("%.1f", outcome.nanos() / 1e9));
+                }
                 inbox.toDone(claimed, fileId, FileReport.of("completed", name, fileId, size, c, outcome.nanos() / 1e9,
-                        null, null));
+                        null, empty));
                 metrics.end("completed");
             }
             case FAILED -> finishFailed(claimed, name, fileId, size, c, outcome.failure(), outcome, "failed");

@@ -195,6 +195,50 @@ class WorkerIT {
     }
 
     /**
+     * A file that completed with not one record, under a record.element that matched nothing in it
+     * (one record a file, so nothing repeats to tell): dropped again after the setting is fixed, its
+     * content is read again, not taken for ingested, and its record is published once.
+     */
+    @Test
+    void aFileThatHeldNoRecordIsReadAgainWhenDroppedAgain() throws Exception {
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox,
+                "record.element", "{urn:xmlingest:sample:persons}persn");
+        Path single = data.resolve("single.xml");
+        Files.writeString(single, """
+                <?xml version="1.0"?>
+                <persons xmlns="urn:xmlingest:sample:persons">
+                <person id="777"><firstName>A</firstName><lastName>B</lastName><email>a@x.org</email>\
+                <birthDate>1960-01-01</birthDate><active>true</active><salary>10.50</salary><phone type="home">+1</phone>\
+                <address><street>s</street><city>c</city><postalCode>1</postalCode><country>PT</country></address></person>
+                </persons>
+                """);
+        try (WorkerHarness.Running w = h.start()) {
+            h.drop(single, "single.xml");
+            await("single.xml done", WAIT, () -> Files.exists(h.done("single.xml")));
+        }
+        JsonNode first = report(h.done("single.xml"));
+        assertThat(first.get("outcome").asText()).isEqualTo("completed");
+        assertThat(first.get("records").asLong()).isZero();
+        assertThat(first.get("note").asText()).startsWith("it holds no {urn:xmlingest:sample:persons}persn element "
+                + "(setting record.element)");
+        h.settings.remove("record.element");
+        try (WorkerHarness.Running w = h.start()) {
+            h.drop(single, "single-again.xml");
+            await("single-again.xml done", WAIT, () -> Files.exists(h.done("single-again.xml")));
+            // Read once more under the same settings, it has its record already: now it is ingested.
+            h.drop(single, "single-thrice.xml");
+            await("single-thrice.xml done", WAIT, () -> Files.exists(h.done("single-thrice.xml")));
+        }
+        JsonNode again = report(h.done("single-again.xml"));
+        assertThat(again.get("outcome").asText()).isEqualTo("completed");
+        assertThat(again.get("records").asLong()).isEqualTo(1);
+        assertThat(report(h.done("single-thrice.xml")).get("outcome").asText()).isEqualTo("already_ingested");
+        assertThat(h.records()).hasSize(1);
+        assertThat(h.status()).extracting(e -> e.get("event").asText()).containsExactly("started", "completed", "completed");
+        assertThat(h.status().get(2).get("records").asLong()).isEqualTo(1);
+    }
+
+    /**
      * Two workers on one inbox, each with a copy of one content: the one that did not get hold of the
      * content waits, publishing nothing, until the other copy has let go of it as it left processing/,
      * and then finds the content ingested. Before, each took the checkpoint (none yet, or the other's

@@ -134,9 +134,9 @@ public record Checkpoint(String fileId, String fileName, FileState state, long n
     }
 
     /**
-     * This failed checkpoint in progress again, where it stood, as its file or shard is taken up
-     * again: with its counts, so that a reader holding the failed one does not take it for an older
-     * checkpoint and keep that.
+     * This finished checkpoint in progress again, where it stood, as its file or shard is taken up
+     * again (a failed one, or a completed one that held no record): with its counts, so that a reader
+     * holding the finished one does not take it for an older checkpoint and keep that.
      */
     public Checkpoint reopened() {
         return new Checkpoint(fileId, fileName, FileState.IN_PROGRESS, nextRecordIndex, resume, records, deadLetters,

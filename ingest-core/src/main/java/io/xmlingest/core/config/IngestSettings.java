@@ -29,7 +29,9 @@ public final class IngestSettings {
                     + "name, fails. Such a file is mostly one record.element does not match: fix the setting and drop the "
                     + "file again (a failed file is taken up again). false: it completes with 0 records, for files whose "
                     + "lists may hold no record beside repeated elements of another kind. A file with no such repetition "
-                    + "(only a root, or a header and a trailer) completes with 0 records either way.", v -> null);
+                    + "(only a root, a header and a trailer, or a single record under a name record.element misses) "
+                    + "completes with 0 records either way; a worker does not take its content for ingested when it is "
+                    + "dropped again, so it is read again once the setting is fixed.", v -> null);
 
     /** The record.class entry that means "no model": the record is converted schema-less. */
     public static final String SCHEMALESS = "-";

@@ -131,15 +131,16 @@ public final class TransactionalIngestion {
     }
 
     /**
-     * Marks a failed file in progress again, where it failed, as it is taken up again (dropped into
-     * the inbox once more): no event, only its checkpoint, so that a stop before the new run's first
-     * commit leaves a file in progress, not one that looks as if this run had failed it.
+     * Marks a finished file in progress again, where it stood, as it is taken up again (dropped into
+     * the inbox once more): one that failed, or one that completed holding no record. No event, only
+     * its checkpoint, so that a stop before the new run's first commit leaves a file in progress, not
+     * one that looks as if this run had ended it.
      *
      * @throws io.xmlingest.core.error.RetriableIngestException Kafka failed; nothing was committed
      */
-    public Checkpoint reopen(Checkpoint failed, TransactionalPublisher publisher) {
-        Checkpoint open = failed.reopened();
-        publisher.commit(List.of(new FileMessages(topics, failed.fileName(), failed.fileId(), worker).checkpoint(open)));
+    public Checkpoint reopen(Checkpoint finished, TransactionalPublisher publisher) {
+        Checkpoint open = finished.reopened();
+        publisher.commit(List.of(new FileMessages(topics, finished.fileName(), finished.fileId(), worker).checkpoint(open)));
         return open;
     }
 
