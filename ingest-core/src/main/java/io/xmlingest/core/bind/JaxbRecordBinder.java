@@ -112,8 +112,7 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
         } catch (JAXBException | RuntimeException e) {
             XMLStreamException broken = streamFault(e);
             if (broken instanceof OversizedRecordException big) {
-                throw big.rejection(at(where, big.getLocation() == null ? -1 : big.getLocation().getLineNumber(),
-                        big.getLocation() == null ? -1 : big.getLocation().getColumnNumber()));
+                throw big.rejection(where);
             }
             if (broken != null) {
                 // The record's reader gives the file's own line after a resume; the exception's own location may not.

@@ -28,8 +28,17 @@ public final class OversizedRecordException extends XMLStreamException {
         return settingKey;
     }
 
-    /** The one record's rejection, worded the same wherever the record was being read. */
-    public RecordRejectedException rejection(ErrorLocation where) {
-        return new RecordRejectedException("record is too large: " + reason, where, this, settingKey);
+    /**
+     * The one record's rejection, worded the same wherever the record was being read.
+     *
+     * @param record where the record starts: the rejection concerns it whole, and its start is where a
+     *               reader of the file goes to find it; the tag at which it grew past the limit is told
+     *               in the reason
+     */
+    public RecordRejectedException rejection(ErrorLocation record) {
+        Location at = getLocation();
+        String past = at == null || at.getLineNumber() <= 0 ? ""
+                : " (it is past that at line " + at.getLineNumber() + ", column " + at.getColumnNumber() + ")";
+        return new RecordRejectedException("record is too large: " + reason + past, record, this, settingKey);
     }
 }

@@ -633,10 +633,8 @@ public final class StaxRecordSplitter implements RecordSplitter {
     }
 
     private RecordRejectedException tooLarge(OversizedRecordException big) {
-        Location at = fragment.getLocation();
-        return big.rejection(ErrorLocation.ofFile(fileName).withRecordIndex(index).withPosition(
-                at == null ? position.line() : at.getLineNumber(), at == null ? position.column() : at.getColumnNumber(),
-                -1));
+        return big.rejection(ErrorLocation.ofFile(fileName).withRecordIndex(index).withPosition(position.line(),
+                position.column(), position.byteOffset()));
     }
 
     @Override

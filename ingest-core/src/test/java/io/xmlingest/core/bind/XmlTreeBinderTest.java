@@ -273,7 +273,10 @@ class XmlTreeBinderTest {
             assertThatThrownBy(() -> binder.bind(s.record(), at))
                     .isInstanceOf(RecordRejectedException.class)
                     // One line, the limit's own words: before, Woodstox's "ParseError at [row,col]" lines came first.
-                    .hasMessageStartingWith("record is too large: record larger than 200 characters [file f.xml")
+                    .hasMessageStartingWith("record is too large: record larger than 200 characters (it is past that at "
+                            + "line 1, column ")
+                    // Located where the record starts (the test gives no byte offset), where a reader finds it.
+                    .hasMessageContaining("[file f.xml, record index 0, line 1, column 21]")
                     .hasMessageNotContaining("\n")
                     .hasMessageContaining("xml.max.record.size");
         }

@@ -167,13 +167,16 @@ class ConvertedRecordsTest {
                 ConvertedRecords.Converted c = records.next();
                 assertThat(c.rejected()).as(bindOn).isNotNull();
                 assertThat(c.rejected().settingKey()).contains("xml.max.record.size");
+                // The record's start, where a reader of the file finds it; the tag past the limit is in the reason.
+                String head = "<persons xmlns=\"urn:xmlingest:sample:persons\">\n" + IngestionPipelineTest.person(0);
+                assertThat(c.rejected().location().orElseThrow().byteOffset()).as(bindOn).isEqualTo(head.length());
                 told.add(c.rejected().getMessage());
                 assertThat(new String(records.next().message().key(), StandardCharsets.UTF_8)).isEqualTo("2");
                 assertThat(records.next()).isNull();
             }
         }
         assertThat(told.get(1)).isEqualTo(told.get(0)).contains("both.xml", "record index 1", "record is too large",
-                "2000 characters");
+                "2000 characters (it is past that at line ");
         // Small enough, the same record is unbindable, both ways.
         String small = IngestionPipelineTest.person(1).replace("<salary>1.00</salary>", "<salary>lots</salary>");
         Path g = Files.writeString(dir.resolve("one.xml"), "<persons xmlns=\"urn:xmlingest:sample:persons\">\n"
