@@ -67,7 +67,7 @@ public final class RecordModel {
      */
     public static void check(IngestConfig config) {
         int n = config.get(IngestSettings.RECORD_ELEMENT).size();
-        aligned(config, IngestSettings.RECORD_KEY, n, "-");
+        List<String> keyNames = aligned(config, IngestSettings.RECORD_KEY, n, "-");
         if (config.find(IngestSettings.TOPIC).isPresent()) {
             aligned(config, IngestSettings.TOPIC, n, null);
             TopicNames.of(config);
@@ -75,6 +75,11 @@ public final class RecordModel {
         TransactionalIngestion.checkTimes(config);
         List<Class<?>> loaded = load(config, aligned(config, IngestSettings.RECORD_CLASS, n, IngestSettings.SCHEMALESS));
         requireDeclaredAlike(config.get(IngestSettings.RECORD_ELEMENT), loaded);
+        for (int i = 0; i < n; i++) {
+            if (loaded.get(i) != null && !"-".equals(keyNames.get(i))) {
+                RecordKeys.of(loaded.get(i), keyNames.get(i)); // a key the class lacks, as building the model says
+            }
+        }
         schema(config, loaded);
     }
 

@@ -45,6 +45,19 @@ class RecordModelTest {
                 .hasMessageContaining("give each record element its class, in the same order");
     }
 
+    /** The config command checks what ingest checks: a record.key the class lacks was let through. */
+    @Test
+    void aRecordKeyTheClassLacksIsRefusedByTheCheckAsByTheModel() {
+        IngestConfig misspelt = config(NS + "person", Person.class.getName()).with(Map.of("record.key", "emial"));
+        for (Runnable start : new Runnable[] {() -> RecordModel.of(misspelt), () -> RecordModel.check(misspelt)}) {
+            assertThatThrownBy(start::run).isInstanceOf(ConfigException.class)
+                    .hasMessageStartingWith("record.key 'emial' is not an attribute or element of " + Person.class.getName()
+                            + "; it has: ")
+                    .hasMessageContaining("email");
+        }
+        RecordModel.check(config(NS + "person", Person.class.getName()).with(Map.of("record.key", "email")));
+    }
+
     @Test
     void theDeclaredClassAndAnElementTheModelDoesNotDeclareAreTaken() {
         assertThat(RecordModel.of(config(NS + "person", Person.class.getName())).types()).hasSize(1);
