@@ -19,8 +19,10 @@ import io.xmlingest.core.pipeline.FileOutcome;
 import io.xmlingest.core.pipeline.IngestListener;
 import io.xmlingest.core.pipeline.IngestionPipeline;
 import io.xmlingest.core.pipeline.KafkaSession;
+import io.xmlingest.core.pipeline.PassedOver;
 import io.xmlingest.core.pipeline.TransactionalIngestion;
 import io.xmlingest.core.publish.TopicNames;
+import io.xmlingest.core.split.RecordElements;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -64,8 +66,8 @@ public final class Worker implements Runnable {
 
     private final IngestConfig config;
     private final Supplier<RecordModel> model;
-    /** The model's record elements, as a file that held none is told. */
-    private String recordElements;
+    /** The model's record elements, as a file that held none, or passed over other elements, is told. */
+    private RecordElements recordElements;
     private final TopicNames topics;
     private final Inbox inbox;
     private final String workerId;
@@ -300,7 +302,7 @@ public final class Worker implements Runnable {
         long backoff = FIRST_BACKOFF_MS;
         try {
             RecordModel records = model.get();
-            recordElements = records.elements().toString();
+            recordElements = records.elements();
             ingestion = new TransactionalIngestion(config, records, workerId);
             if (sharing) {
                 shared = new SharedWork(config, records, ingestion, inbox, workerId, metrics, this::stopping,
@@ -727,17 +729,20 @@ public final class Worker implements Runnable {
         Checkpoint c = outcome.checkpoint();
         switch (outcome.ending()) {
             case COMPLETED -> {
-                String empty = null;
+                // What it passed over beside its records is logged as the run ends; the report keeps it too.
+                String note = PassedOver.describe(recordElements, outcome.passedOver());
                 if (c.records() + c.deadLetters() == 0) {
-                    empty = "it holds no " + recordElements + " element (setting " + IngestSettings.RECORD_ELEMENT.key()
-                            + "); dropped again, the same content is read again, not taken for ingested";
+                    String empty = "it holds no " + recordElements + " element (setting "
+                            + IngestSettings.RECORD_ELEMENT.key() + "); dropped again, the same content is read again, "
+                            + "not taken for ingested";
                     LOG.warn("{} completed with no record: {}", name, empty);
+                    note = note == null ? empty : empty + "; " + note;
                 } else {
                     LOG.info("{} completed: {} records, {} dead letters, {} pages; this run {} s", name, c.records(),
                             c.deadLetters(), c.pages(), String.format("%.1f", outcome.nanos() / 1e9));
                 }
                 inbox.toDone(claimed, fileId, FileReport.of("completed", name, fileId, size, c, outcome.nanos() / 1e9,
-                        null, empty));
+                        null, note));
                 metrics.end("completed");
             }
             case FAILED -> finishFailed(claimed, name, fileId, size, c, outcome.failure(), outcome, "failed");

@@ -239,6 +239,33 @@ class WorkerIT {
     }
 
     /**
+     * A record whose element is misspelt is no record: it was passed over with a warning in the log
+     * alone. The completed event counts it by name, and the report says so.
+     */
+    @Test
+    void whatACompletedFilePassedOverIsInItsEventAndReport() throws Exception {
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox);
+        String person = "<person id=\"%d\"><firstName>A</firstName><lastName>B</lastName><email>a@x.org</email>"
+                + "<birthDate>1960-01-01</birthDate><active>true</active><salary>10.50</salary><phone type=\"home\">+1</phone>"
+                + "<address><street>s</street><city>c</city><postalCode>1</postalCode><country>PT</country></address></person>\n";
+        Path file = Files.writeString(data.resolve("misspelt.xml"), "<persons xmlns=\"urn:xmlingest:sample:persons\">\n"
+                + person.formatted(1) + person.formatted(2).replace("person", "persn") + person.formatted(3) + "</persons>\n");
+        try (WorkerHarness.Running w = h.start()) {
+            h.drop(file, "misspelt.xml");
+            await("misspelt.xml done", WAIT, () -> Files.exists(h.done("misspelt.xml")));
+        }
+        assertThat(indexes(h.records())).hasSize(2);
+        JsonNode completed = h.status().get(1);
+        assertThat(completed.get("event").asText()).isEqualTo("completed");
+        assertThat(completed.get("passedOver").get("{urn:xmlingest:sample:persons}persn").asLong()).isEqualTo(1);
+        assertThat(completed.get("passedOver").size()).isEqualTo(1);
+        assertThat(report(h.done("misspelt.xml")).get("note").asText()).isEqualTo("1 element beside its records was "
+                + "passed over in this run, not being {urn:xmlingest:sample:persons}person: "
+                + "{urn:xmlingest:sample:persons}persn (1); a record with a misspelt or wrongly qualified name is one of "
+                + "them (setting: record.element)");
+    }
+
+    /**
      * Two workers on one inbox, each with a copy of one content: the one that did not get hold of the
      * content waits, publishing nothing, until the other copy has let go of it as it left processing/,
      * and then finds the content ingested. Before, each took the checkpoint (none yet, or the other's

@@ -17,6 +17,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The messages that travel with a file's pages: status events, dead letters and checkpoints.
@@ -43,13 +44,25 @@ final class FileMessages {
         return status("started", g -> writeSizes(g, fileBytes, inflatedBytes));
     }
 
-    Envelope completed(Checkpoint c, long fileBytes, long inflatedBytes) {
+    /**
+     * @param passedOver the elements beside the records this run passed over, by name (see
+     *                   {@link io.xmlingest.core.split.RecordSplitter#passedOver}); told when there are any, since a
+     *                   misspelt record among them is otherwise seen only in the worker's log
+     */
+    Envelope completed(Checkpoint c, long fileBytes, long inflatedBytes, Map<String, Long> passedOver) {
         return status("completed", g -> {
             g.writeNumberField("records", c.records());
             g.writeNumberField("deadLetters", c.deadLetters());
             g.writeNumberField("pages", c.pages());
             writeSizes(g, fileBytes, inflatedBytes);
             g.writeStringField("sha256", fileId);
+            if (!passedOver.isEmpty()) {
+                g.writeObjectFieldStart("passedOver");
+                for (Map.Entry<String, Long> e : new TreeMap<>(passedOver).entrySet()) {
+                    g.writeNumberField(e.getKey(), e.getValue());
+                }
+                g.writeEndObject();
+            }
         });
     }
 

@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  * misspelt, or in another namespace, is no record: without this, it left the file without a word,
  * and a completed file counted fewer records than its sender sent.
  */
-final class PassedOver {
+public final class PassedOver {
     private static final Logger LOG = LoggerFactory.getLogger(PassedOver.class);
 
     private PassedOver() {
@@ -20,14 +20,22 @@ final class PassedOver {
 
     /** Logs a warning when {@code passed} (see {@link io.xmlingest.core.split.RecordSplitter#passedOver}) has any. */
     static void warn(String file, RecordElements records, Map<String, Long> passed) {
+        String said = describe(records, passed);
+        if (said != null) {
+            LOG.warn("{}: {}", file, said);
+        }
+    }
+
+    /** What {@code passed} says, in a sentence; null when it is empty. */
+    public static String describe(RecordElements records, Map<String, Long> passed) {
         if (passed.isEmpty()) {
-            return;
+            return null;
         }
         long count = passed.values().stream().mapToLong(Long::longValue).sum();
         String names = passed.entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .map(e -> e.getKey() + " (" + e.getValue() + ")").collect(Collectors.joining(", "));
-        LOG.warn("{}: {} element{} beside its records {} passed over in this run, not being {}: {}; a record with a "
-                        + "misspelt or wrongly qualified name is one of them (setting: {})", file, count,
-                count == 1 ? "" : "s", count == 1 ? "was" : "were", records, names, IngestSettings.RECORD_ELEMENT.key());
+        return count + " element" + (count == 1 ? "" : "s") + " beside its records " + (count == 1 ? "was" : "were")
+                + " passed over in this run, not being " + records + ": " + names + "; a record with a misspelt or "
+                + "wrongly qualified name is one of them (setting: " + IngestSettings.RECORD_ELEMENT.key() + ")";
     }
 }

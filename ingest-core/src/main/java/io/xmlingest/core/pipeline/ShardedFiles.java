@@ -9,6 +9,7 @@ import io.xmlingest.core.split.CompressedInput;
 import io.xmlingest.core.split.Shard;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -88,7 +89,8 @@ public final class ShardedFiles {
         Checkpoint total = new Checkpoint(file.fileId(), file.name(), failed == null ? FileState.COMPLETED : FileState.FAILED,
                 next, null, records, deadLetters, pages, failed == null ? null : failed.reason(), -1, shards, null,
                 failed == null ? null : failed.failure());
-        Envelope event = failed == null ? messages.completed(total, file.bytes(), inflatedBytes(file))
+        // Each shard's run logged what it passed over; the file's event does not gather them.
+        Envelope event = failed == null ? messages.completed(total, file.bytes(), inflatedBytes(file), Map.of())
                 : messages.shardsFailed(total, failed.shard(), failed.reason(), failed.failure());
         return Optional.of(new Ending(total, List.of(event, messages.checkpoint(total))));
     }

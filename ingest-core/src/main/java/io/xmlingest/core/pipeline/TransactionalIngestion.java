@@ -28,6 +28,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -432,7 +433,7 @@ public final class TransactionalIngestion {
             if (state != FileState.IN_PROGRESS && job.shard() != null) {
                 with.add(messages.shardEnded(checkpoint, job.shard(), failure));
             } else if (state == FileState.COMPLETED) {
-                with.add(messages.completed(checkpoint, job.bytes(), inflatedBytes));
+                with.add(messages.completed(checkpoint, job.bytes(), inflatedBytes, passedOver()));
             } else if (state == FileState.FAILED) {
                 with.add(messages.failed(checkpoint, failure));
             }
@@ -466,6 +467,10 @@ public final class TransactionalIngestion {
             }
         }
 
+        private Map<String, Long> passedOver() {
+            return splitter == null ? Map.of() : splitter.passedOver();
+        }
+
         private long bytesRead() {
             return records != null ? records.bytesRead() : splitter == null ? 0 : splitter.bytesRead();
         }
@@ -491,7 +496,7 @@ public final class TransactionalIngestion {
         private FileOutcome outcome(FileOutcome.Ending ending, FileFailedException failure) {
             PhaseTimes phases = new PhaseTimes(inflateNanos, scanNanos(), records == null ? 0 : records.bindNanos(),
                     records == null ? 0 : records.serializeNanos(), publish);
-            return new FileOutcome(ending, last, failure, bytesRead(), System.nanoTime() - started, phases);
+            return new FileOutcome(ending, last, failure, bytesRead(), System.nanoTime() - started, phases, passedOver());
         }
     }
 }
