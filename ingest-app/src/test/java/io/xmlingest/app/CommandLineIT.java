@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -25,8 +26,10 @@ import java.util.regex.Pattern;
 import io.xmlingest.app.AppProcess.Result;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -162,6 +165,48 @@ class CommandLineIT {
         assertThat(rest).as(err).hasSize(2);
         assertThat(rest.get(0)).startsWith("second.xml: NOT FINISHED: ").contains("acknowledged by Kafka before the run stopped");
         assertThat(rest.get(1)).startsWith("total: 3 files, 0 failed, ").endsWith(", 1 not read");
+    }
+
+    /** Before, a run stopped by SIGTERM or Ctrl-C ended without a word, though records of the file in hand were in the topic. */
+    @Test
+    void aRunStoppedBySignalSaysWhatItPublishedOfTheFileInHand() throws Exception {
+        DatagenCommand.generate(dir.resolve("big.xml"), 400_000, 8);
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(dir.resolve("signal-data"), "127.0.0.1", 0);
+             Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
+            Process ingest = new ProcessBuilder(AppProcess.javaBin(), "-jar", AppProcess.appJar(), "ingest", "big.xml",
+                    "--topic", "signal", "--bootstrap-servers", broker.bootstrapServers())
+                    .directory(dir.toFile()).redirectError(dir.resolve("signal.err").toFile())
+                    .redirectOutput(dir.resolve("signal.out").toFile()).start();
+            // Stopped once Kafka has dozens of its 1,000-record pages, well before its end: a page is acknowledged once
+            // the last of its records is, and those first in the topic may all be of pages not wholly there yet.
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+            while (inTopic(admin, "signal") < 50_000) {
+                assertThat(System.nanoTime()).as(Files.readString(dir.resolve("signal.err"))).isLessThan(deadline);
+                assertThat(ingest.isAlive()).as(Files.readString(dir.resolve("signal.err"))).isTrue();
+                Thread.sleep(50);
+            }
+            ingest.destroy();
+            assertThat(ingest.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            String out = Files.readString(dir.resolve("signal.out"));
+            Matcher said = Pattern.compile("^big\\.xml: NOT FINISHED: stopped by a signal; (\\d+) records of it were "
+                    + "acknowledged by Kafka before the stop \\(the highest record index \\d+\\), 0 rejected\n$").matcher(out);
+            assertThat(said.find()).as(out + Files.readString(dir.resolve("signal.err"))).isTrue();
+            long acknowledged = Long.parseLong(said.group(1));
+            assertThat(acknowledged).isPositive().isLessThan(400_000);
+            // What it says Kafka has, Kafka has (more may have come in as the producer closed).
+            assertThat(inTopic(admin, "signal")).isGreaterThanOrEqualTo(acknowledged);
+        }
+    }
+
+    /** Records in a topic that ingest wrote, without transactions: its partitions' end offsets, added up. */
+    private static long inTopic(Admin admin, String topic) throws Exception {
+        if (!admin.listTopics().names().get().contains(topic)) {
+            return 0;
+        }
+        var partitions = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions();
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        partitions.forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
+        return admin.listOffsets(latest).all().get().values().stream().mapToLong(i -> i.offset()).sum();
     }
 
     @Test

@@ -61,13 +61,17 @@ final class IngestCommand implements Callable<Integer> {
         try (KafkaTarget kafka = KafkaTarget.open(settings);
              KafkaPagePublisher publisher = KafkaPagePublisher.open(kafka.config())) {
             Listener listener = new Listener(progress && System.console() != null);
+            // SIGTERM or Ctrl-C ends the JVM mid-file: what Kafka took of the file in hand is said, as when Kafka
+            // stops the run; before, the run ended without a word about records already in the topic.
+            Runtime.getRuntime().addShutdownHook(new Thread(listener::stoppedBySignal, "xmlingest-ingest-stopped"));
             IngestionPipeline pipeline = IngestionPipeline.create(kafka.config(), model, publisher, listener);
             Map<String, Path> seen = new HashMap<>();
             for (int i = 0; i < files.size(); i++) {
                 Path file = files.get(i);
-                listener.startFile();
+                listener.startFile(file);
                 try {
                     FileSummary s = pipeline.ingest(file);
+                    listener.endFile();
                     records += s.records();
                     rejected += s.rejected();
                     System.out.println(describe(s) + (s.records() + s.rejected() == 0
@@ -79,6 +83,7 @@ final class IngestCommand implements Callable<Integer> {
                                 + "), and its records were published again");
                     }
                 } catch (FileFailedException e) {
+                    listener.endFile();
                     failed++;
                     // What Kafka took of a failed file is in the topic all the same, so it counts in the total.
                     records += listener.acknowledged;
@@ -86,6 +91,7 @@ final class IngestCommand implements Callable<Integer> {
                     LOG.error("file failed: {}", e.getMessage());
                     System.out.println(file + ": FAILED: " + e.getMessage() + "; " + listener.sofar("it failed"));
                 } catch (RuntimeException e) {
+                    listener.endFile();
                     // Kafka away (exit 4) or refusing: the run stops, but what it published is said first, as for a
                     // failed file; before, a stop mid-file printed nothing of the records already in the topic.
                     records += listener.acknowledged;
@@ -126,19 +132,39 @@ final class IngestCommand implements Callable<Integer> {
     private static final class Listener implements IngestListener {
         private final boolean terminal;
         private long lastDraw;
-        // Of the file in hand, so that a failed file's line says what of it Kafka already has.
-        private long acknowledged;
-        private long lastAcknowledged;
-        private long rejected;
+        // Of the file in hand, so that a failed file's line says what of it Kafka already has. Volatile for the
+        // shutdown hook's thread, which reads them once a signal has stopped the run.
+        private volatile long acknowledged;
+        private volatile long lastAcknowledged;
+        private volatile long rejected;
+        /** The file in hand, until its line is printed; null between files. */
+        private volatile Path inHand;
 
         Listener(boolean terminal) {
             this.terminal = terminal;
         }
 
-        void startFile() {
+        void startFile(Path file) {
             acknowledged = 0;
             lastAcknowledged = -1;
             rejected = 0;
+            inHand = file;
+        }
+
+        void endFile() {
+            inHand = null;
+        }
+
+        /** As the JVM shuts down: the file in hand, if any, was stopped by a signal; what Kafka had of it is said. */
+        void stoppedBySignal() {
+            Path file = inHand;
+            if (file != null) {
+                if (terminal) {
+                    System.err.println(); // past the progress line
+                }
+                System.out.println(file + ": NOT FINISHED: stopped by a signal; " + sofar("the stop"));
+                System.out.flush();
+            }
         }
 
         String sofar(String before) {
