@@ -259,9 +259,7 @@ public final class IngestSettings {
 
     public static final Setting<Integer> XML_MAX_ENTITY_EXPANSIONS = Setting.of("xml.max.entity.expansions",
             SettingType.INT, 10_000,
-            "Most entity expansions in one record under xml.doctype=internal, counted from its start to the next "
-                    + "record's (a reference between records counts toward the record before it). More fails the file "
-                    + "at that record; a file's records together may expand any number.", between(1, 100_000_000));
+            "Most entity expansions in one file under xml.doctype=internal.", between(1, 100_000_000));
 
     public static final Setting<Integer> XML_MAX_ENTITY_DEPTH = Setting.of("xml.max.entity.depth", SettingType.INT, 4,
             "Deepest nesting of entities within entities under xml.doctype=internal.", between(1, 100));

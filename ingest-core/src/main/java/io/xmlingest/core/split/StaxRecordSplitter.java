@@ -418,7 +418,6 @@ public final class StaxRecordSplitter implements RecordSplitter {
     private void startRecord() {
         index++;
         inRecord = true;
-        EntityExpansions.restart(cursor);
         recordDepth = cursor.getDepth();
         recordParents.recordStarts();
         LocationInfo info = cursor.getLocationInfo();
