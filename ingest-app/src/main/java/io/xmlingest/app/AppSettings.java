@@ -83,7 +83,8 @@ public final class AppSettings {
     public static final Setting<Long> COMPLETED_RETENTION_MS = Setting.of("worker.completed.retention.ms",
             SettingType.LONG, 0L,
             "How long the workers of an inbox remember a file they completed (give them all the same value). "
-                    + "Meanwhile the same content dropped again is reported already_ingested and publishes nothing; "
+                    + "Meanwhile the same content dropped again is reported already_ingested and publishes nothing (one "
+                    + "that completed with no record is read again); "
                     + "afterwards the file's checkpoint is deleted (a tombstone on the checkpoint topic, and from "
                     + "memory), and the same content is ingested as a new file. 0: remembered for ever, one entry per "
                     + "file in each worker's memory and on the compacted topic. Otherwise at least an hour (3600000); "

@@ -90,6 +90,11 @@ final class IngestCommand implements Callable<Integer> {
                     rejected += listener.rejected;
                     LOG.error("file failed: {}", e.getMessage());
                     System.out.println(file + ": FAILED: " + e.getMessage() + "; " + listener.sofar("it failed"));
+                } catch (Error e) {
+                    // Out of memory, say: the JVM ends, and its shutdown hook must not call it a signal.
+                    listener.endFile();
+                    System.out.println(file + ": NOT FINISHED: " + e + "; " + listener.sofar("the run stopped"));
+                    throw e;
                 } catch (RuntimeException e) {
                     listener.endFile();
                     // Kafka away (exit 4) or refusing: the run stops, but what it published is said first, as for a

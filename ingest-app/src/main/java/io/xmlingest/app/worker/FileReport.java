@@ -60,7 +60,9 @@ final class FileReport {
         IngestException error = completed || c.reason() == null ? null
                 : c.failure() != null ? c.failure().toException()
                 : new FileFailedException(c.reason(), null, null, null);
-        return of(completed ? "completed" : "failed", file, fileId, bytes, c, 0, error, null);
+        String note = completed && c.records() + c.deadLetters() == 0 ? "it completed with no record (setting "
+                + "record.element); dropped again, the same content is read again, not taken for ingested" : null;
+        return of(completed ? "completed" : "failed", file, fileId, bytes, c, 0, error, note);
     }
 
     /**

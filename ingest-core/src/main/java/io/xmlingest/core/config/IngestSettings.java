@@ -30,8 +30,8 @@ public final class IngestSettings {
                     + "file again (a failed file is taken up again). false: it completes with 0 records, for files whose "
                     + "lists may hold no record beside repeated elements of another kind. A file with no such repetition "
                     + "(only a root, a header and a trailer, or a single record under a name record.element misses) "
-                    + "completes with 0 records either way; a worker does not take its content for ingested when it is "
-                    + "dropped again, so it is read again once the setting is fixed.", v -> null);
+                    + "completes with 0 records either way; a worker ingesting whole files (work.shards=0) does not take "
+                    + "its content for ingested when it is dropped again, so it is read again once the setting is fixed.", v -> null);
 
     /** The record.class entry that means "no model": the record is converted schema-less. */
     public static final String SCHEMALESS = "-";
@@ -259,7 +259,10 @@ public final class IngestSettings {
 
     public static final Setting<Integer> XML_MAX_ENTITY_EXPANSIONS = Setting.of("xml.max.entity.expansions",
             SettingType.INT, 10_000,
-            "Most entity expansions in one file under xml.doctype=internal.", between(1, 100_000_000));
+            "Most entity expansions in one file under xml.doctype=internal, counted from where a run begins reading "
+                    + "it (a resumed file's count starts again). The one limit on a whole file: an expansion multiplies "
+                    + "what the file holds, and a count per record would let every small record expand that much. A "
+                    + "large export with an entity in many of its records needs it raised.", between(1, 100_000_000));
 
     public static final Setting<Integer> XML_MAX_ENTITY_DEPTH = Setting.of("xml.max.entity.depth", SettingType.INT, 4,
             "Deepest nesting of entities within entities under xml.doctype=internal.", between(1, 100));

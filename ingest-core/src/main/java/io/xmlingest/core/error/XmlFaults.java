@@ -41,7 +41,13 @@ public final class XmlFaults {
                     + "xml.doctype=internal expands only entities whose text the DOCTYPE holds", located,
                     IngestSettings.XML_DOCTYPE.key(), e);
         }
-        return new FileFailedException("XML is not readable: " + reason, located, limitSetting(reason), e);
+        String setting = limitSetting(reason);
+        if (IngestSettings.XML_MAX_ENTITY_EXPANSIONS.key().equals(setting)) {
+            // Woodstox counts the whole document: a large export using entities as meant meets it with no record at fault.
+            reason = reason + ": " + setting + " counts every expansion of the file from where this run began "
+                    + "reading it, not of one record; raise it for a file that uses entities in many records";
+        }
+        return new FileFailedException("XML is not readable: " + reason, located, setting, e);
     }
 
     /**

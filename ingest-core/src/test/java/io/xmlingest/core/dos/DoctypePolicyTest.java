@@ -153,6 +153,34 @@ class DoctypePolicyTest {
                 .isInstanceOf(FileFailedException.class).hasMessageContaining("xml.max.entity.expansions");
     }
 
+    /**
+     * The count is the file's: records that each stay far under it fail once their references add up
+     * past it, with an error saying so (before, it read as if one record had passed it), and the file
+     * is read whole with the limit raised.
+     */
+    @Test
+    void theExpansionLimitCountsTheWholeFileAndSaysSo() throws Exception {
+        String dtd = "<!DOCTYPE persons [<!ENTITY a \"x\">]>\n";
+        StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n" + dtd + "<persons xmlns=\"" + NS + "\">\n");
+        for (int i = 0; i < 30; i++) {
+            xml.append(HostileInputTest.person(i).replace(">F<", ">" + "&a;".repeat(400) + "<"));
+        }
+        xml.append("</persons>\n");
+        // 12,000 references, 400 a record: the 10,001st is in record 25.
+        assertThatThrownBy(() -> ingest("internal", xml.toString()))
+                .isInstanceOf(FileFailedException.class)
+                .hasMessageContaining("xml.max.entity.expansions counts every expansion of the file from where this "
+                        + "run began reading it, not of one record; raise it for a file that uses entities in many records")
+                .hasMessageContaining("record index 25")
+                .hasMessageEndingWith("(setting: xml.max.entity.expansions)");
+        Path file = Files.writeString(dir.resolve("doc.xml"), xml.toString());
+        InMemoryPagePublisher publisher = new InMemoryPagePublisher();
+        IngestConfig raised = IngestConfig.of(IngestSettings.ALL, Map.of("topic", "t", "xml.doctype", "internal",
+                "xml.max.entity.expansions", "12000"));
+        IngestionPipeline.create(raised, publisher, IngestListener.NONE).ingest(file);
+        assertThat(publisher.pages().stream().mapToInt(p -> p.records().size()).sum()).isEqualTo(30);
+    }
+
     @Test
     void internalNeverFetchesAnExternalSubsetOrEntity() throws Exception {
         try (ConnectionCounter counter = new ConnectionCounter()) {
