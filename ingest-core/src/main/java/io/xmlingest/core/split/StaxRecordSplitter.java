@@ -4,6 +4,7 @@ import com.ctc.wstx.exc.WstxEOFException;
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.FileFailedException;
+import io.xmlingest.core.error.IngestException;
 import io.xmlingest.core.error.OversizedRecordException;
 import io.xmlingest.core.error.RecordRejectedException;
 import io.xmlingest.core.error.XmlFaults;
@@ -625,11 +626,24 @@ public final class StaxRecordSplitter implements RecordSplitter {
         } catch (XMLStreamException e) {
             throw failure(e);
         } catch (RuntimeException e) {
-            if (e.getCause() instanceof XMLStreamException x) {
-                throw failure(x);
-            }
-            throw e;
+            throw unreadable(e);
         }
+    }
+
+    /**
+     * A fault met reading a record that is not ours: Woodstox's own unchecked exceptions, which wrap a
+     * stream fault, or one it never meant to throw. Fuzzing found a processing instruction, read from an
+     * entity's text inside a record, that made Woodstox overrun an array; it reached the caller as an
+     * ArrayIndexOutOfBoundsException, which no caller takes for a bad file.
+     */
+    private RuntimeException unreadable(RuntimeException e) {
+        if (e.getCause() instanceof XMLStreamException x) {
+            return failure(x);
+        }
+        if (e instanceof IngestException ours) {
+            return ours;
+        }
+        return new FileFailedException("cannot read XML: " + e, location(fragment.getLocation()), null, e);
     }
 
     private RecordRejectedException tooLarge(OversizedRecordException big) {
@@ -651,6 +665,8 @@ public final class StaxRecordSplitter implements RecordSplitter {
             return tooLarge(big);
         } catch (XMLStreamException e) {
             throw failure(e);
+        } catch (RuntimeException e) {
+            throw unreadable(e);
         }
     }
 

@@ -67,6 +67,26 @@ class StaxRecordSplitterTest {
         }
     }
 
+    /**
+     * Found by fuzzing: an entity whose text is a bare "<?", referenced inside a record, made Woodstox
+     * overrun an array, and the ArrayIndexOutOfBoundsException left the splitter as it was: no caller
+     * takes that for a bad file. It fails the file as unreadable, naming the record.
+     */
+    @Test
+    void aParserFaultThatIsNotAStreamExceptionFailsTheFile() throws Exception {
+        XmlLimits internal = new XmlLimits(500, 500, 65536, 1 << 20, DoctypePolicy.INTERNAL, 100, 4, 1 << 20);
+        String xml = "<?xml version=\"1.0\"?><!DOCTYPE r [<!ENTITY e \"<?\">]>\n<r xmlns=\"urn:test\">\n"
+                + "<item id=\"1\"><a>x</a></item>\n<item id=\"2\"><a>&e;</a></item>\n</r>\n";
+        try (StaxRecordSplitter s = splitter(xml, ITEM, internal)) {
+            assertThat(s.next()).isTrue();
+            s.capture();
+            assertThat(s.next()).isTrue();
+            assertThatThrownBy(s::capture).isInstanceOf(FileFailedException.class)
+                    .hasMessageStartingWith("cannot read XML: java.lang.ArrayIndexOutOfBoundsException")
+                    .hasMessageContaining("[file test.xml, record index 1, line 4");
+        }
+    }
+
     @Test
     void picksRecordsByNamespaceQualifiedNameOnly() throws Exception {
         String xml = """
