@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.xmlingest.core.checkpoint.Checkpoint;
 import io.xmlingest.core.checkpoint.FileState;
+import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.FileFailedException;
 import io.xmlingest.core.error.IngestException;
@@ -51,6 +52,12 @@ final class FileReport {
                 "this content was ingested before, as " + before.fileName() + "; nothing was published again");
     }
 
+    /** The note of a file that completed holding no record, {@code what} saying so. */
+    static String heldNoRecord(String what) {
+        return what + " (setting " + IngestSettings.RECORD_ELEMENT.key() + "); dropped again, the same content is read "
+                + "again, not taken for ingested";
+    }
+
     /**
      * A file whose end is known from its checkpoint alone (after a restart, or ended by sharing
      * workers): a failed one's recorded reason is its error, as for a file that failed in hand.
@@ -60,8 +67,8 @@ final class FileReport {
         IngestException error = completed || c.reason() == null ? null
                 : c.failure() != null ? c.failure().toException()
                 : new FileFailedException(c.reason(), null, null, null);
-        String note = completed && c.records() + c.deadLetters() == 0 ? "it completed with no record (setting "
-                + "record.element); dropped again, the same content is read again, not taken for ingested" : null;
+        String note = completed && c.records() + c.deadLetters() == 0 ? heldNoRecord("it completed with no record")
+                : null;
         return of(completed ? "completed" : "failed", file, fileId, bytes, c, 0, error, note);
     }
 

@@ -690,10 +690,10 @@ public final class Worker implements Runnable {
             return;
         }
         if (from != null && (from.state() == FileState.FAILED || heldNothing)) {
-            // Dropped again after it failed: it resumes where it failed (one that held nothing, at its start). Marked in
-            // progress first, and before its
-            // identity is recorded, so that a stop before this run's first commit is not taken for this run's end
-            // (a failed checkpoint and a recorded identity), which moved the file back to failed/ untried.
+            // Dropped again after it failed: it resumes where it failed (one that held nothing, at its start). Marked
+            // in progress first, and before its identity is recorded, so that a stop before this run's first commit is
+            // not taken for this run's end (a finished checkpoint and a recorded identity), which moved the file on
+            // untried.
             from = ingestion.reopen(from, session.publisher());
             session.checkpoints().committed(from, workerId);
         }
@@ -732,9 +732,7 @@ public final class Worker implements Runnable {
                 // What it passed over beside its records is logged as the run ends; the report keeps it too.
                 String note = PassedOver.describe(recordElements, outcome.passedOver());
                 if (c.records() + c.deadLetters() == 0) {
-                    String empty = "it holds no " + recordElements + " element (setting "
-                            + IngestSettings.RECORD_ELEMENT.key() + "); dropped again, the same content is read again, "
-                            + "not taken for ingested";
+                    String empty = FileReport.heldNoRecord("it holds no " + recordElements + " element");
                     LOG.warn("{} completed with no record: {}", name, empty);
                     note = note == null ? empty : empty + "; " + note;
                 } else {
