@@ -67,8 +67,7 @@ final class FileReport {
         IngestException error = completed || c.reason() == null ? null
                 : c.failure() != null ? c.failure().toException()
                 : new FileFailedException(c.reason(), null, null, null);
-        String note = completed && c.records() + c.deadLetters() == 0 ? heldNoRecord("it completed with no record")
-                : null;
+        String note = c.completedEmpty() ? heldNoRecord("it completed with no record") : null;
         return of(completed ? "completed" : "failed", file, fileId, bytes, c, 0, error, note);
     }
 

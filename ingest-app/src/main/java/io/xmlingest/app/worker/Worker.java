@@ -660,8 +660,7 @@ public final class Worker implements Runnable {
         // Completed with not one record: mostly a record.element that matched nothing in it. Nothing of it was published,
         // so reading it again can publish nothing twice, and after the setting is fixed it publishes what the first run
         // could not see; taken for ingested, the same file dropped again after the fix published nothing.
-        boolean heldNothing = from != null && from.state() == FileState.COMPLETED && from.shards() == 0
-                && from.records() + from.deadLetters() == 0;
+        boolean heldNothing = from != null && from.completedEmpty() && from.shards() == 0;
         if (heldNothing) {
             LOG.info("{} has the content of {} (file id {}), which completed with no record: reading it again, in case "
                     + "{} has changed since", name, from.fileName(), fileId, IngestSettings.RECORD_ELEMENT.key());
@@ -731,7 +730,7 @@ public final class Worker implements Runnable {
             case COMPLETED -> {
                 // What it passed over beside its records is logged as the run ends; the report keeps it too.
                 String note = PassedOver.describe(recordElements, outcome.passedOver());
-                if (c.records() + c.deadLetters() == 0) {
+                if (c.completedEmpty()) {
                     String empty = FileReport.heldNoRecord("it holds no " + recordElements + " element");
                     LOG.warn("{} completed with no record: {}", name, empty);
                     note = note == null ? empty : empty + "; " + note;

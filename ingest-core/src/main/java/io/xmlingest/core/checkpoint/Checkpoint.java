@@ -143,6 +143,14 @@ public record Checkpoint(String fileId, String fileName, FileState state, long n
                 pages, null, shard, shards, bounds);
     }
 
+    /**
+     * Completed without one record or dead letter: mostly a record.element that matched nothing in
+     * the file. Nothing of it was published, so a worker reads its content again when it is dropped again.
+     */
+    public boolean completedEmpty() {
+        return state == FileState.COMPLETED && records + deadLetters == 0;
+    }
+
     public boolean isFinished() {
         return state != FileState.IN_PROGRESS;
     }

@@ -4,7 +4,6 @@ import com.ctc.wstx.exc.WstxEOFException;
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.ErrorLocation;
 import io.xmlingest.core.error.FileFailedException;
-import io.xmlingest.core.error.IngestException;
 import io.xmlingest.core.error.OversizedRecordException;
 import io.xmlingest.core.error.RecordRejectedException;
 import io.xmlingest.core.error.XmlFaults;
@@ -405,14 +404,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
         } catch (XMLStreamException e) {
             throw failure(e);
         } catch (RuntimeException e) {
-            // Woodstox reports some faults (such as broken encodings) as unchecked exceptions.
-            if (e.getCause() instanceof XMLStreamException x) {
-                throw failure(x);
-            }
-            if (e instanceof FileFailedException f) {
-                throw f;
-            }
-            throw new FileFailedException("cannot read XML: " + e, location(null), null, e);
+            throw unreadable(e, null);
         }
     }
 
@@ -626,24 +618,26 @@ public final class StaxRecordSplitter implements RecordSplitter {
         } catch (XMLStreamException e) {
             throw failure(e);
         } catch (RuntimeException e) {
-            throw unreadable(e);
+            throw unreadable(e, fragment.getLocation());
         }
     }
 
     /**
-     * A fault met reading a record that is not ours: Woodstox's own unchecked exceptions, which wrap a
-     * stream fault, or one it never meant to throw. Fuzzing found a processing instruction, read from an
-     * entity's text inside a record, that made Woodstox overrun an array; it reached the caller as an
-     * ArrayIndexOutOfBoundsException, which no caller takes for a bad file.
+     * An unchecked fault met reading the file, as the file's: Woodstox reports some faults (such as
+     * broken encodings) as unchecked exceptions wrapping a stream fault, and throws others it never
+     * meant to (fuzzing found a processing instruction, read from an entity's text inside a record,
+     * that made it overrun an array), which no caller takes for a bad file.
+     *
+     * @param at where the reader stood, or null when unknown
      */
-    private RuntimeException unreadable(RuntimeException e) {
+    private FileFailedException unreadable(RuntimeException e, Location at) {
         if (e.getCause() instanceof XMLStreamException x) {
             return failure(x);
         }
-        if (e instanceof IngestException ours) {
-            return ours;
+        if (e instanceof FileFailedException f) {
+            return f;
         }
-        return new FileFailedException("cannot read XML: " + e, location(fragment.getLocation()), null, e);
+        return new FileFailedException("cannot read XML: " + e, location(at), null, e);
     }
 
     private RecordRejectedException tooLarge(OversizedRecordException big) {
@@ -666,7 +660,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
         } catch (XMLStreamException e) {
             throw failure(e);
         } catch (RuntimeException e) {
-            throw unreadable(e);
+            throw unreadable(e, fragment.getLocation());
         }
     }
 
