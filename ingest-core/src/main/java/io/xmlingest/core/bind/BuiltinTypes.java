@@ -140,4 +140,39 @@ final class BuiltinTypes {
         }
         return "a kind of " + String.join(" or ", bases.stream().sorted().map(b -> "xs:" + b).toList());
     }
+    /** The strict parser of each built-in type whose text JAXB would otherwise convert leniently. */
+    private static final Map<String, java.util.function.Function<String, ?>> PARSERS = Map.ofEntries(
+            Map.entry("boolean", XsdLexical::parseBoolean), Map.entry("byte", XsdLexical::parseByte),
+            Map.entry("short", XsdLexical::parseShort), Map.entry("int", XsdLexical::parseInt),
+            Map.entry("long", XsdLexical::parseLong), Map.entry("unsignedByte", XsdLexical::parseUnsignedByte),
+            Map.entry("unsignedShort", XsdLexical::parseUnsignedShort),
+            Map.entry("unsignedInt", XsdLexical::parseUnsignedInt), Map.entry("unsignedLong", XsdLexical::parseUnsignedLong),
+            Map.entry("integer", XsdLexical::parseInteger), Map.entry("nonNegativeInteger", XsdLexical::parseNonNegativeInteger),
+            Map.entry("positiveInteger", XsdLexical::parsePositiveInteger),
+            Map.entry("nonPositiveInteger", XsdLexical::parseNonPositiveInteger),
+            Map.entry("negativeInteger", XsdLexical::parseNegativeInteger), Map.entry("decimal", XsdLexical::parseDecimal),
+            Map.entry("double", XsdLexical::parseDouble), Map.entry("float", XsdLexical::parseFloat),
+            Map.entry("date", XsdCalendars::parseDate), Map.entry("dateTime", XsdCalendars::parseDateTime),
+            Map.entry("time", XsdCalendars::parseTime), Map.entry("gYear", XsdCalendars::parseGYear),
+            Map.entry("gYearMonth", XsdCalendars::parseGYearMonth), Map.entry("gMonth", XsdCalendars::parseGMonth),
+            Map.entry("gMonthDay", XsdCalendars::parseGMonthDay), Map.entry("gDay", XsdCalendars::parseGDay),
+            Map.entry("duration", XsdCalendars::parseDuration), Map.entry("base64Binary", XsdBinary::parseBase64Binary),
+            Map.entry("hexBinary", XsdBinary::parseHexBinary));
+
+    /**
+     * Why {@code text} is not a value of the built-in type {@code name}, or null when it is (or when
+     * the type's text is not checked here: strings and names, which JAXB keeps as written).
+     */
+    static String notAValue(String name, String text) {
+        java.util.function.Function<String, ?> parser = PARSERS.get(name);
+        if (parser == null) {
+            return null;
+        }
+        try {
+            parser.apply(text);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+    }
 }

@@ -59,11 +59,12 @@ final class UnmappedContent extends Unmarshaller.Listener {
      * plain value, the built-in types an xsi:type on it must name a kind of ({@link BuiltinTypes#bases}).
      */
     private record Child(String namespace, int once, boolean plain, boolean nillable, boolean keepsNilAttributes,
-                         String choice, Class<?> type, Set<String> builtinBases, Child sameLocalName) {
+                         String choice, Class<?> type, Set<String> builtinBases, ElementNames alternatives,
+                         boolean anyType, Child sameLocalName) {
 
         Child with(Child sameLocalName) {
             return new Child(namespace, once, plain, nillable, keepsNilAttributes, choice, type, builtinBases,
-                    sameLocalName);
+                    alternatives, anyType, sameLocalName);
         }
     }
 
@@ -100,6 +101,14 @@ final class UnmappedContent extends Unmarshaller.Listener {
     private int pendingDepth;
     private QName pendingTypeName;
     private String pendingTypeValue;
+    // For an item of an @XmlElements choice: the choice, which names its items by their class alone.
+    private ElementNames pendingChoice;
+    // An xs:anyType element whose xsi:type names a built-in type: JAXB converts its text with its own lenient
+    // converters, so the text is gathered and checked strictly at its end tag.
+    private int simpleDepth;
+    private String simpleType;
+    private String simpleElement;
+    private final StringBuilder simpleText = new StringBuilder();
     /** The class the record element binds to: an xsi:type on it must name a kind of it too. */
     private final Class<?> recordType;
     // On the end tag of a nil element: JAXB, keeping a nil element's attributes, reads its value from "" here.
@@ -121,6 +130,7 @@ final class UnmappedContent extends Unmarshaller.Listener {
         depth = record.getEventType() == XMLStreamConstants.START_ELEMENT ? 1 : 0;
         plainDepth = 0;
         nilDepth = 0;
+        simpleDepth = 0;
         atNilEnd = false;
         pendingType = null;
         problem = null;
@@ -216,6 +226,17 @@ final class UnmappedContent extends Unmarshaller.Listener {
                     + "\", which is not a kind of its declared type " + xmlTypeName(pendingType));
             return;
         }
+        if (pendingType != null && pendingDepth == depth && pendingChoice != null) {
+            ElementNames.Alternative as = pendingChoice.alternativeOf(target.getClass());
+            if (as != null && !as.name().equals(reader.getLocalName())) {
+                // A choice's items keep no element name, only their class, and this one's is another alternative's:
+                // the message would say <b> where the file said <a xsi:type="...">.
+                found("element <" + reader.getLocalName() + "> has xsi:type=\"" + pendingTypeValue + "\", the type of <"
+                        + as.name() + ">, another alternative of " + pendingChoice.property() + "; the model keeps "
+                        + "only each item's class, so it would be published as <" + as.name() + ">");
+                return;
+            }
+        }
         if (pendingType != null && pendingDepth == depth) {
             QName made = ElementNames.declaredTypeName(target.getClass());
             if (made != null && !made.equals(pendingTypeName)) {
@@ -279,7 +300,13 @@ final class UnmappedContent extends Unmarshaller.Listener {
             switch (event) {
                 case XMLStreamConstants.START_ELEMENT -> {
                     depth++;
+                    if (simpleDepth != 0 && depth == simpleDepth + 1) {
+                        found("element <" + getLocalName() + "> is inside <" + simpleElement + ">, whose xsi:type=\"xs:"
+                                + simpleType + "\" holds text only");
+                        simpleDepth = 0;
+                    }
                     pendingType = null;
+                    pendingChoice = null;
                     if (nilDepth != 0 && depth == nilDepth + 1) {
                         nilWithContent("element <" + getLocalName() + ">");
                     }
@@ -288,6 +315,13 @@ final class UnmappedContent extends Unmarshaller.Listener {
                     }
                 }
                 case XMLStreamConstants.END_ELEMENT -> {
+                    if (depth == simpleDepth) {
+                        simpleDepth = 0;
+                        String wrong = BuiltinTypes.notAValue(simpleType, simpleText.toString());
+                        if (wrong != null) {
+                            found("element <" + simpleElement + "> has xsi:type=\"xs:" + simpleType + "\", and " + wrong);
+                        }
+                    }
                     if (depth == nilDepth) {
                         nilDepth = 0;
                         atNilEnd = true;
@@ -298,6 +332,9 @@ final class UnmappedContent extends Unmarshaller.Listener {
                     depth--;
                 }
                 case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA -> {
+                    if (simpleDepth != 0 && depth == simpleDepth) {
+                        simpleText.append(getTextCharacters(), getTextStart(), getTextLength());
+                    }
                     if (nilDepth != 0 && depth == nilDepth && !isWhiteSpace()) {
                         nilWithContent("text \"" + excerpt(getText()) + "\"");
                     }
@@ -351,9 +388,19 @@ final class UnmappedContent extends Unmarshaller.Listener {
                 } else if ("type".equals(getAttributeLocalName(i)) && c.type() != null) {
                     // Checked when JAXB says which class it made (see beforeUnmarshal).
                     expectType(c.type(), getAttributeValue(i), this);
+                    pendingChoice = c.alternatives();
                 } else if ("type".equals(getAttributeLocalName(i)) && c.builtinBases() != null) {
                     builtinType(c.builtinBases(), getAttributeValue(i));
+                } else if ("type".equals(getAttributeLocalName(i)) && c.anyType()) {
+                    anyTypeAsBuiltin(getAttributeValue(i));
                 }
+            }
+            if (simpleDepth == depth && data >= 0) {
+                // JAXB binds it to a plain value, which has no room for its attributes.
+                found("attribute " + attributeName(data) + " of <" + getLocalName() + "> would be lost: its xsi:type=\""
+                        + "xs:" + simpleType + "\" binds it to a plain value");
+                simpleDepth = 0;
+                return;
             }
             if (nil) {
                 if (!c.nillable()) {
@@ -370,6 +417,18 @@ final class UnmappedContent extends Unmarshaller.Listener {
                 nilDepth = depth;
                 nilElement = getLocalName();
             }
+        }
+    }
+
+    /** An xsi:type on an xs:anyType element: one naming a built-in type has its text checked (see simpleDepth). */
+    private void anyTypeAsBuiltin(String value) {
+        String v = value.strip();
+        int colon = v.indexOf(':');
+        if (XMLConstants.W3C_XML_SCHEMA_NS_URI.equals(reader.getNamespaceURI(colon < 0 ? "" : v.substring(0, colon)))) {
+            simpleDepth = depth;
+            simpleType = v.substring(colon + 1);
+            simpleElement = reader.getLocalName();
+            simpleText.setLength(0);
         }
     }
 
@@ -439,15 +498,16 @@ final class UnmappedContent extends Unmarshaller.Listener {
                     // JAXB keeps the last item of a choice held once: any second one, of any of its names, is lost.
                     int index = repeats(p.field()) ? -1 : once++;
                     for (ElementNames.Alternative a : p.names().alternatives()) {
-                        Class<?> held = a.type() == XmlElement.DEFAULT.class ? itemClass(p.field()) : a.type();
+                        Class<?> held = a.type();
                         add(children, a.name(), new Child(a.namespace(), index, plain(held), a.nillable(), false,
-                                p.name(), checkedType(p.field(), held), simpleBases(p.field(), held, false), null));
+                                p.name(), checkedType(p.field(), held), simpleBases(p.field(), held, false), p.names(),
+                                held == Object.class, null));
                     }
                     for (ElementNames.Declared d : p.names().declared()) {
                         Class<?> held = d.type() == XmlElementRef.DEFAULT.class ? itemClass(p.field()) : d.type();
                         add(children, d.name().getLocalPart(), new Child(d.name().getNamespaceURI(), index,
                                 plain(held), d.wrapped(), d.wrapped(), p.name(), checkedType(p.field(), held),
-                                simpleBases(p.field(), held, false), null));
+                                simpleBases(p.field(), held, false), null, held == Object.class, null));
                     }
                 }
                 case ELEMENT -> {
@@ -463,7 +523,8 @@ final class UnmappedContent extends Unmarshaller.Listener {
                     String ns = ElementNames.elementNamespace(f, f.getDeclaringClass());
                     Class<?> valueClass = value instanceof Class<?> c ? c : null;
                     add(children, p.name(), new Child(ns, repeats ? -1 : once++, plain(value), nillable, wrapped, null,
-                            checkedType(f, valueClass), simpleBases(f, valueClass, true), null));
+                            checkedType(f, valueClass), simpleBases(f, valueClass, true), null,
+                            valueClass == Object.class, null));
                 }
             }
         }

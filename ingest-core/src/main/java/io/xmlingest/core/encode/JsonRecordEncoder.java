@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import io.xmlingest.core.jaxb.Adapters;
 import io.xmlingest.core.jaxb.ElementNames;
 import io.xmlingest.core.jaxb.ForeignReference;
 import io.xmlingest.core.jaxb.JaxbProperties;
@@ -14,6 +15,7 @@ import io.xmlingest.core.jaxb.JaxbProperty;
 import io.xmlingest.core.jaxb.References;
 import io.xmlingest.core.jaxb.XmlValues;
 import jakarta.xml.bind.JAXBElement;
+import jakarta.xml.bind.annotation.adapters.XmlAdapter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -68,32 +70,41 @@ public final class JsonRecordEncoder implements RecordEncoder<Object> {
     }
 
     private static void writeObject(JsonGenerator json, Object bean) throws IOException {
+        writeObject(json, bean, false);
+    }
+
+    /** @param nil whether the element is nil: then it has no text, and JAXB's "" for it is not written */
+    private static void writeObject(JsonGenerator json, Object bean, boolean nil) throws IOException {
         json.writeStartObject();
         List<JaxbProperty> properties = JaxbProperties.of(bean.getClass());
         boolean[] references = References.of(bean.getClass());
+        XmlAdapter<?, ?>[] adapters = Adapters.of(bean.getClass());
         for (int i = 0; i < properties.size(); i++) {
             JaxbProperty p = properties.get(i);
             Object value = p.get(bean);
-            if (value == null) {
+            if (value == null || (nil && p.kind() == JaxbProperty.Kind.TEXT)) {
                 continue;
             }
+            if (adapters[i] != null) {
+                value = Adapters.marshal(adapters[i], value);
+            }
             if (references[i]) {
-                json.writeFieldName(p.name());
+                json.writeFieldName(p.json());
                 writeReference(json, value);
                 continue;
             }
             switch (p.kind()) {
                 case CHOICE -> {
-                    json.writeFieldName(p.name());
+                    json.writeFieldName(p.json());
                     writeChoice(json, p.names(), value);
                 }
-                case OTHER_ATTRIBUTES -> writeOtherAttributes(json, p.name(), (Map<?, ?>) value);
+                case OTHER_ATTRIBUTES -> writeOtherAttributes(json, p.json(), (Map<?, ?>) value);
                 case ELEMENT -> {
-                    json.writeFieldName(p.name());
+                    json.writeFieldName(p.json());
                     writeElementValue(json, p, value);
                 }
                 default -> {
-                    json.writeFieldName(p.name());
+                    json.writeFieldName(p.json());
                     writeValue(json, value);
                 }
             }
@@ -109,6 +120,19 @@ public final class JsonRecordEncoder implements RecordEncoder<Object> {
     private static Object valueOf(JAXBElement<?> element) {
         Object value = element.getValue();
         return element.isNil() && value != null && !JaxbProperties.isBound(value.getClass()) ? null : value;
+    }
+
+    /**
+     * What a JAXBElement holds; a nil one as null, or as the object of its attributes (without the
+     * "value" JAXB leaves its text as, which would stand for the nil, as for an empty element).
+     */
+    private static void writeHeld(JsonGenerator json, JAXBElement<?> element) throws IOException {
+        Object value = element.getValue();
+        if (element.isNil() && value != null && JaxbProperties.isBound(value.getClass())) {
+            writeObject(json, value, true);
+        } else {
+            writeValue(json, valueOf(element));
+        }
     }
 
     /** An xs:IDREF (or a list of them) as the ID it names, not the object JAXB resolved it to. */
@@ -144,7 +168,7 @@ public final class JsonRecordEncoder implements RecordEncoder<Object> {
                         + " model.path that declare substitutes) declares it, so its name cannot be written; compile the"
                         + " model into one package (model compile --package NAME)");
             }
-            writeValue(json, valueOf(element));
+            writeHeld(json, element);
         } else if (value instanceof Collection<?> items) {
             json.writeStartArray();
             for (Object item : items) {
@@ -240,6 +264,11 @@ public final class JsonRecordEncoder implements RecordEncoder<Object> {
             }
         } else if (value instanceof XMLGregorianCalendar c) {
             json.writeString(c.toXMLFormat());
+        } else if (value instanceof Character c) {
+            // JAXB binds a char as the xs:unsignedShort of its code, and reads "65" into 'A'.
+            json.writeNumber((int) c);
+        } else if (value instanceof java.util.Date || value instanceof java.util.Calendar) {
+            json.writeString(XmlValues.text(value));
         } else if (value instanceof Duration d) {
             json.writeString(d.toString());
         } else if (value instanceof QName q) {
@@ -255,7 +284,7 @@ public final class JsonRecordEncoder implements RecordEncoder<Object> {
             }
             json.writeEndArray();
         } else if (value instanceof JAXBElement<?> element) {
-            writeValue(json, valueOf(element));
+            writeHeld(json, element);
         } else if (JaxbProperties.isBound(value.getClass())) {
             writeObject(json, value);
         } else if (value instanceof Element dom) {

@@ -2,6 +2,7 @@ package io.xmlingest.core.encode;
 
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.xmlingest.core.jaxb.Adapters;
 import io.xmlingest.core.jaxb.ElementNames;
 import io.xmlingest.core.jaxb.JaxbProperties;
 import io.xmlingest.core.jaxb.JaxbProperty;
@@ -142,12 +143,12 @@ public final class JsonSchemaWriter {
             // never be null, so the encoder always writes it.
             // So is an attribute with a schema default or fixed value: absent, it is written with that value.
             if (p.required() || f.getType().isPrimitive() || p.absent() != null) {
-                required.add(p.name());
+                required.add(p.json());
                 if ("array".equals(schema.get("type")) && !JaxbProperties.isXsList(f)) {
                     schema.put("minItems", 1);
                 }
             }
-            properties.put(p.name(), schema);
+            properties.put(p.json(), schema);
         }
         Map<String, Object> schema = new LinkedHashMap<>();
         schema.put("type", "object");
@@ -168,6 +169,11 @@ public final class JsonSchemaWriter {
         if (References.isReference(p)) {
             return idref(f.getGenericType());
         }
+        Type adapted = Adapters.writtenTypeOf(f);
+        if (adapted != null) {
+            Map<String, Object> item = valueSchema(adapted, null);
+            return Collection.class.isAssignableFrom(f.getType()) ? map("type", "array", "items", item) : item;
+        }
         if (p.kind() == JaxbProperty.Kind.CHOICE) {
             Map<String, Object> item = namedItems(p.names(), f);
             return Collection.class.isAssignableFrom(f.getType()) ? map("type", "array", "items", item) : item;
@@ -184,7 +190,10 @@ public final class JsonSchemaWriter {
             // A repeated choice: each item is one of the alternatives' types.
             List<Object> alternatives = new ArrayList<>();
             for (XmlElement e : choice.value()) {
-                alternatives.add(valueSchema(e.type(), xsdType));
+                alternatives.add(e.type() == XmlElement.DEFAULT.class
+                        ? valueSchema(f.getGenericType() instanceof ParameterizedType item
+                                ? item.getActualTypeArguments()[0] : Object.class, xsdType)
+                        : valueSchema(e.type(), xsdType));
             }
             return map("type", "array", "items", map("anyOf", alternatives));
         }
@@ -329,6 +338,13 @@ public final class JsonSchemaWriter {
         if (c == Double.class || c == double.class || c == Float.class || c == float.class) {
             // JSON has no NaN or infinities, so the encoder writes those in their XML spelling.
             return map("anyOf", List.of(map("type", "number"), map("type", "string", "enum", List.of("NaN", "INF", "-INF"))));
+        }
+        if (c == Character.class || c == char.class) {
+            return integer(0, 65535); // an xs:unsignedShort to JAXB
+        }
+        if (c == java.util.Date.class || java.util.Calendar.class.isAssignableFrom(c)) {
+            return map("type", "string", "pattern", "^" + ANY_CALENDAR + ZONE + "$", "description",
+                    "xs:dateTime in its XML lexical form" + (c == java.util.Date.class ? ", in UTC" : ""));
         }
         if (XMLGregorianCalendar.class.isAssignableFrom(c)) {
             String lexical = xsdType == null ? null : CALENDAR_PATTERNS.get(xsdType);

@@ -2,9 +2,17 @@ package io.xmlingest.core.encode;
 
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.ConfigException;
+import io.xmlingest.core.jaxb.Adapters;
 import io.xmlingest.core.jaxb.JaxbProperties;
 import io.xmlingest.core.jaxb.JaxbProperty;
+import io.xmlingest.core.jaxb.References;
 import io.xmlingest.core.jaxb.XmlValues;
+import jakarta.xml.bind.JAXBElement;
+import jakarta.xml.bind.annotation.adapters.XmlAdapter;
+import java.lang.reflect.Field;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.util.List;
 import java.nio.charset.StandardCharsets;
 import java.util.stream.Collectors;
 
@@ -16,23 +24,31 @@ import java.util.stream.Collectors;
 public final class RecordKeys {
 
     private final JaxbProperty property;
+    private final boolean reference;
+    private final XmlAdapter<?, ?> adapter;
 
-    private RecordKeys(JaxbProperty property) {
+    private RecordKeys(JaxbProperty property, boolean reference, XmlAdapter<?, ?> adapter) {
         this.property = property;
+        this.reference = reference;
+        this.adapter = adapter;
     }
 
     public static RecordKeys of(Class<?> recordType, String name) {
-        for (JaxbProperty p : JaxbProperties.of(recordType)) {
+        List<JaxbProperty> properties = JaxbProperties.of(recordType);
+        for (int i = 0; i < properties.size(); i++) {
+            JaxbProperty p = properties.get(i);
             if (p.name().equals(name) && p.kind() != JaxbProperty.Kind.TEXT) {
-                if (JaxbProperties.isBound(p.field().getType())
+                boolean reference = References.of(recordType)[i];
+                XmlAdapter<?, ?> adapter = Adapters.of(recordType)[i];
+                if (!reference && (JaxbProperties.isBound(p.field().getType()) || holdsStructure(p.field(), adapter)
                         || java.util.Collection.class.isAssignableFrom(p.field().getType())
                         || (p.kind() == JaxbProperty.Kind.CHOICE && p.names().wildcard())
-                        || p.kind() == JaxbProperty.Kind.OTHER_ATTRIBUTES) {
+                        || p.kind() == JaxbProperty.Kind.OTHER_ATTRIBUTES)) {
                     throw new ConfigException(IngestSettings.RECORD_KEY.key(), IngestSettings.RECORD_KEY.key()
                             + " '" + name + "' names a structured or repeated element of " + recordType.getSimpleName()
                             + "; a key must be a single simple value");
                 }
-                return new RecordKeys(p);
+                return new RecordKeys(p, reference, adapter);
             }
         }
         throw new ConfigException(IngestSettings.RECORD_KEY.key(), IngestSettings.RECORD_KEY.key() + " '" + name
@@ -44,8 +60,28 @@ public final class RecordKeys {
     public byte[] keyOf(Object record) {
         // Keys are the value as written in XML: an enum's XML value, not its Java name; a decimal
         // never in exponent form; never a JAXBElement's toString.
-        String text = XmlValues.text(property.get(record));
+        Object value = property.get(record);
+        if (value != null && adapter != null) {
+            value = Adapters.marshal(adapter, value);
+        }
+        if (value instanceof JAXBElement<?> element) {
+            value = element.isNil() ? null : element.getValue();
+        }
+        // An xs:IDREF is bound to the object it names: its key is the ID the file wrote.
+        String text = reference && value != null ? References.idOf(value) : XmlValues.text(value);
         return text == null ? null : text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Whether the element's value is a structure however it is held: a JAXBElement of a bound class
+     * (an optional nillable element), or what an adapter makes of it for XML.
+     */
+    private static boolean holdsStructure(Field f, XmlAdapter<?, ?> adapter) {
+        Type held = adapter != null ? Adapters.valueTypeOf(adapter.getClass()) : f.getGenericType();
+        if (held instanceof ParameterizedType p && p.getRawType() == JAXBElement.class) {
+            held = p.getActualTypeArguments()[0];
+        }
+        return held instanceof Class<?> c && JaxbProperties.isBound(c);
     }
 
     public String propertyName() {

@@ -126,9 +126,12 @@ public final class ElementNames {
         List<Alternative> alternatives = new ArrayList<>();
         if (elements != null) {
             for (XmlElement e : elements.value()) {
+                // An alternative that leaves its type out has the property's own: naming items by the annotation's
+                // placeholder class matched none of them, and every record holding one was refused.
+                Class<?> type = e.type() == XmlElement.DEFAULT.class ? itemClassOf(f) : e.type();
                 alternatives.add(new Alternative(
                         "##default".equals(e.namespace()) ? defaultElementNamespace(owner) : e.namespace(),
-                        "##default".equals(e.name()) ? f.getName() : e.name(), e.type(), e.nillable()));
+                        "##default".equals(e.name()) ? f.getName() : e.name(), type, e.nillable()));
             }
         }
         Map<QName, Declared> declared = new LinkedHashMap<>();
@@ -216,15 +219,9 @@ public final class ElementNames {
             return wildcardName(new QName(nullToEmpty(dom.getNamespaceURI()),
                     dom.getLocalName() == null ? dom.getTagName() : dom.getLocalName()));
         }
-        for (Alternative a : alternatives) {
-            if (a.type() == item.getClass()) {
-                return a.name();
-            }
-        }
-        for (Alternative a : alternatives) {
-            if (a.type().isInstance(item)) {
-                return a.name();
-            }
+        Alternative named = alternativeOf(item.getClass());
+        if (named != null) {
+            return named.name();
         }
         QName root = rootElementOf(item.getClass());
         if (root != null) {
@@ -232,6 +229,39 @@ public final class ElementNames {
         }
         throw new IllegalStateException("cannot tell which element a " + item.getClass().getName()
                 + " in this property was");
+    }
+
+    /**
+     * The alternative JAXB's items of this class stand for: the one of exactly that type, else the
+     * nearest of its supertypes (an xsi:type's subclass), as JAXB writes the item back; null for none.
+     */
+    public Alternative alternativeOf(Class<?> type) {
+        Alternative nearest = null;
+        for (Alternative a : alternatives) {
+            if (a.type() == type) {
+                return a;
+            }
+            if (a.type().isAssignableFrom(type) && (nearest == null || nearest.type().isAssignableFrom(a.type()))) {
+                nearest = a;
+            }
+        }
+        return nearest;
+    }
+
+    /** The class of one item of a field: a collection's or an array's item class, else the field's. */
+    static Class<?> itemClassOf(Field f) {
+        if (f.getType().isArray() && f.getType() != byte[].class) {
+            return f.getType().getComponentType();
+        }
+        if (Collection.class.isAssignableFrom(f.getType())) {
+            java.lang.reflect.Type item = f.getGenericType() instanceof ParameterizedType p
+                    ? p.getActualTypeArguments()[0] : Object.class;
+            if (item instanceof ParameterizedType p) {
+                item = p.getRawType();
+            }
+            return item instanceof Class<?> c ? c : Object.class;
+        }
+        return f.getType();
     }
 
     private String named(QName name) {

@@ -49,11 +49,28 @@ public final class FieldBoundModel {
                             + "bound values from fields: annotate it @XmlAccessorType(XmlAccessType.FIELD)");
                 }
                 // An adapted property's accessor wraps the field's and does not show it: its name does.
-                if (!written(type, property.getName())) {
+                JaxbProperty written = written(type, property.getName());
+                if (written == null) {
                     throw refused(type, "has its property '" + property.getName() + "' bound by JAXB, but xmlingest "
                             + "does not write it: a private field without an annotation is bound under field access, "
                             + "and xmlingest writes unannotated fields only when they are protected or public. Annotate "
                             + "it @XmlElement (or @XmlAttribute), or make it protected");
+                }
+                if (written.field().isAnnotationPresent(jakarta.xml.bind.annotation.XmlElementWrapper.class)) {
+                    // JAXB empties the list at each wrapper and drops what a wrapper holds besides the items,
+                    // neither of which the checks see; and the wrapper's name is not written.
+                    throw refused(type, "has its property '" + property.getName() + "' in an @XmlElementWrapper, "
+                            + "which xmlingest does not take: JAXB keeps only the last wrapper's items and drops "
+                            + "anything else in it without an error. Bind the wrapper element to a class of its own "
+                            + "holding the list");
+                }
+                Class<?> held = heldClass(written.field());
+                if (written.kind() != JaxbProperty.Kind.OTHER_ATTRIBUTES && !writable(held)
+                        && Adapters.declaredOn(written.field()) == null) {
+                    // Such a value (java.awt.Image, a DataHandler, a Source) was written as its toString().
+                    throw refused(type, "has its property '" + property.getName() + "' of type " + held.getName()
+                            + ", which xmlingest cannot write as its XML: give the field an @XmlJavaTypeAdapter to a "
+                            + "type of XML Schema's (a String, a number, a date) or to a bound class");
                 }
             }
         }
@@ -63,8 +80,39 @@ public final class FieldBoundModel {
      * Whether the encoder writes a field of that name for {@code type}: its own, or one it inherits
      * (JAXB gives a class the properties of an {@code @XmlTransient} superclass).
      */
-    private static boolean written(Class<?> type, String name) {
-        return JaxbProperties.of(type).stream().anyMatch(p -> p.field().getName().equals(name));
+    private static JaxbProperty written(Class<?> type, String name) {
+        return JaxbProperties.of(type).stream().filter(p -> p.field().getName().equals(name)).findFirst().orElse(null);
+    }
+
+    /** The class one value of the field is: a list's items, what a JAXBElement holds. */
+    private static Class<?> heldClass(java.lang.reflect.Field f) {
+        java.lang.reflect.Type t = f.getGenericType();
+        if (java.util.Collection.class.isAssignableFrom(f.getType())) {
+            t = t instanceof java.lang.reflect.ParameterizedType p ? p.getActualTypeArguments()[0] : Object.class;
+        } else if (f.getType().isArray() && f.getType() != byte[].class) {
+            t = f.getType().getComponentType();
+        }
+        if (t instanceof java.lang.reflect.ParameterizedType p && p.getRawType() == jakarta.xml.bind.JAXBElement.class) {
+            t = p.getActualTypeArguments()[0];
+        }
+        if (t instanceof java.lang.reflect.ParameterizedType p) {
+            t = p.getRawType();
+        }
+        return t instanceof Class<?> c ? c : Object.class;
+    }
+
+    /**
+     * Whether the encoder writes a value of this class: a simple type, a bound class, DOM, or what
+     * only the value itself tells (xs:anyType's Object, mixed content's Serializable, a JAXBElement).
+     */
+    private static boolean writable(Class<?> c) {
+        if (javax.xml.transform.Source.class.isAssignableFrom(c) || c.getName().equals("java.awt.Image")
+                || c.getName().equals("jakarta.activation.DataHandler")) {
+            return false; // binary content JAXB binds by itself (xmime), which has no text form here
+        }
+        return Adapters.isSimple(c) || JaxbProperties.isBound(c) || c.isInterface() || c == Object.class
+                || java.lang.reflect.Modifier.isAbstract(c.getModifiers()) || c == jakarta.xml.bind.JAXBElement.class
+                || c == ForeignReference.class;
     }
 
     private static ConfigException refused(Class<?> type, String why) {

@@ -99,8 +99,9 @@ public final class JaxbProperties {
                     // xjc keeps optional nillable elements as JAXBElement under the element's XML name, which
                     // is not always the field's (unit-price becomes unitPrice).
                     XmlElementRef ref = f.getAnnotation(XmlElementRef.class);
-                    elements.add(new JaxbProperty(name(ref.name(), f), JaxbProperty.Kind.ELEMENT, false, f, null, null,
-                            ElementNames.refName(ref, c)));
+                    String name = name(ref.name(), f);
+                    elements.add(new JaxbProperty(name, JaxbProperty.Kind.ELEMENT, false, f, null, null,
+                            ElementNames.refName(ref, c), name));
                 } else if (f.isAnnotationPresent(XmlElements.class)
                         || Modifier.isProtected(mod) || Modifier.isPublic(mod)) {
                     // xjc leaves optional elements unannotated; field access binds them by field name.
@@ -108,7 +109,15 @@ public final class JaxbProperties {
                 }
             }
         }
-        List<JaxbProperty> all = new ArrayList<>(attributes);
+        List<JaxbProperty> all = new ArrayList<>();
+        for (JaxbProperty a : attributes) {
+            // An attribute and an element (or the text's "value") of one name: two members of one name in one JSON
+            // object, of which most readers keep only the last, so the attribute was lost. Marked as schema-less mode
+            // marks attributes.
+            boolean shared = elements.stream().anyMatch(e -> e.name().equals(a.name()))
+                    || text.stream().anyMatch(t -> t.name().equals(a.name()));
+            all.add(shared ? a.writtenAs("@" + a.name()) : a);
+        }
         all.addAll(otherAttributes);
         all.addAll(elements);
         all.addAll(text);

@@ -17,9 +17,11 @@ import javax.xml.namespace.QName;
  * @param names    for a {@link Kind#CHOICE}, how its items are named; null otherwise
  * @param element  for an {@link Kind#ELEMENT} held as a JAXBElement ({@code @XmlElementRef}), the
  *                 element's qualified name, which every item must have; null otherwise
+ * @param json     the name the property is written under in JSON: its {@code name}, but for an attribute
+ *                 whose name another property of the class has too ({@code @name} then)
  */
 public record JaxbProperty(String name, Kind kind, boolean required, Field field, Object absent, ElementNames names,
-                           QName element) {
+                           QName element, String json) {
 
     public enum Kind {
         ATTRIBUTE,
@@ -32,15 +34,20 @@ public record JaxbProperty(String name, Kind kind, boolean required, Field field
     }
 
     public JaxbProperty(String name, Kind kind, boolean required, Field field) {
-        this(name, kind, required, field, null, null, null);
+        this(name, kind, required, field, null, null, null, name);
     }
 
     public JaxbProperty(String name, Kind kind, boolean required, Field field, Object absent) {
-        this(name, kind, required, field, absent, null, null);
+        this(name, kind, required, field, absent, null, null, name);
     }
 
     public JaxbProperty(String name, Kind kind, boolean required, Field field, Object absent, ElementNames names) {
-        this(name, kind, required, field, absent, names, null);
+        this(name, kind, required, field, absent, names, null, name);
+    }
+
+    /** The same property written under another JSON name. */
+    JaxbProperty writtenAs(String jsonName) {
+        return new JaxbProperty(name, kind, required, field, absent, names, element, jsonName);
     }
 
     public Object get(Object bean) {

@@ -4,15 +4,29 @@ import jakarta.xml.bind.JAXBElement;
 import jakarta.xml.bind.annotation.XmlEnumValue;
 import java.math.BigDecimal;
 import java.util.Base64;
+import java.util.GregorianCalendar;
+import javax.xml.datatype.DatatypeConfigurationException;
+import javax.xml.datatype.DatatypeFactory;
 import javax.xml.datatype.XMLGregorianCalendar;
 
 /**
  * The XML spelling of simple values bound by JAXB, where Java's own {@code toString} differs:
  * enums by their {@code @XmlEnumValue}, decimals never in exponent form, dates in their lexical
- * form, binary as base64, and the value inside a {@code JAXBElement}.
+ * form ({@code Date} and {@code Calendar} as xs:dateTime), binary as base64, a {@code char} as
+ * the number JAXB reads it from, and the value inside a {@code JAXBElement}.
  */
 public final class XmlValues {
     private XmlValues() {
+    }
+
+    private static final DatatypeFactory DATATYPES;
+
+    static {
+        try {
+            DATATYPES = DatatypeFactory.newInstance();
+        } catch (DatatypeConfigurationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
     private static final ClassValue<String[]> ENUM_NAMES = new ClassValue<>() {
@@ -48,8 +62,26 @@ public final class XmlValues {
             return c.toXMLFormat();
         } else if (value instanceof byte[] bytes) {
             return Base64.getEncoder().encodeToString(bytes);
+        } else if (value instanceof ForeignReference r) {
+            return r.id();
+        } else if (value instanceof Character c) {
+            return Integer.toString(c); // an xs:unsignedShort to JAXB
+        } else if (value instanceof java.util.Date d) {
+            // An instant: JAXB keeps no zone in a Date, so it is written in UTC.
+            return d.toInstant().toString();
+        } else if (value instanceof java.util.Calendar c) {
+            return DATATYPES.newXMLGregorianCalendar(gregorian(c)).toXMLFormat();
         }
         return value.toString();
+    }
+
+    private static GregorianCalendar gregorian(java.util.Calendar c) {
+        if (c instanceof GregorianCalendar g) {
+            return g;
+        }
+        GregorianCalendar g = new GregorianCalendar(c.getTimeZone());
+        g.setTimeInMillis(c.getTimeInMillis());
+        return g;
     }
 
     private static String annotated(Class<?> type, String constant) {

@@ -97,4 +97,27 @@ class JsonRecordEncoderTest {
         assertThatThrownBy(() -> RecordKeys.of(Person.class, "phone"))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("record.key");
     }
+    /** Simple content with an attribute, as xjc binds a simpleContent extension. */
+    @jakarta.xml.bind.annotation.XmlAccessorType(jakarta.xml.bind.annotation.XmlAccessType.FIELD)
+    @jakarta.xml.bind.annotation.XmlType(name = "Label")
+    public static class Label {
+        @jakarta.xml.bind.annotation.XmlAttribute
+        protected String lang;
+        @jakarta.xml.bind.annotation.XmlValue
+        protected String text;
+    }
+
+    @Test
+    void aNilElementWithAttributesIsTheObjectOfThemWithoutAValue() {
+        Label label = new Label();
+        label.lang = "en";
+        label.text = ""; // what JAXB leaves a nil element's text as
+        var element = new jakarta.xml.bind.JAXBElement<>(new javax.xml.namespace.QName("label"), Label.class, label);
+        assertThat(new String(new JsonRecordEncoder().encode(element), StandardCharsets.UTF_8))
+                .isEqualTo("{\"lang\":\"en\",\"value\":\"\"}");
+        element.setNil(true);
+        // Before: {"lang":"en","value":""} as well, the nil lost.
+        assertThat(new String(new JsonRecordEncoder().encode(element), StandardCharsets.UTF_8))
+                .isEqualTo("{\"lang\":\"en\"}");
+    }
 }

@@ -67,6 +67,144 @@ class FieldBoundModelTest {
         protected String name;
     }
 
+    /** A value class of the user's, and its adapter to the text XML holds ("9.99 EUR"). */
+    public record Money(java.math.BigDecimal amount, String currency) {
+    }
+
+    public static class MoneyAdapter extends jakarta.xml.bind.annotation.adapters.XmlAdapter<String, Money> {
+        @Override
+        public Money unmarshal(String text) {
+            String[] parts = text.strip().split(" ");
+            return new Money(new java.math.BigDecimal(parts[0]), parts[1]);
+        }
+
+        @Override
+        public String marshal(Money money) {
+            return money.amount().toPlainString() + " " + money.currency();
+        }
+    }
+
+    /**
+     * Types JAXB binds by itself or through an adapter, which the encoder wrote as their toString():
+     * "Mon Jan 01 05:00:00 UTC 2024", "java.util.GregorianCalendar[time=?,...", "Money[amount=...", "A".
+     */
+    @XmlRootElement(name = "deal")
+    @XmlAccessorType(XmlAccessType.FIELD)
+    @jakarta.xml.bind.annotation.XmlType(name = "Deal", propOrder = {"when", "cal", "price", "prices", "ch"})
+    public static class Deal {
+        @jakarta.xml.bind.annotation.XmlAttribute
+        protected String id;
+        protected java.util.Date when;
+        protected java.util.Calendar cal;
+        @jakarta.xml.bind.annotation.adapters.XmlJavaTypeAdapter(MoneyAdapter.class)
+        protected Money price;
+        @jakarta.xml.bind.annotation.adapters.XmlJavaTypeAdapter(MoneyAdapter.class)
+        protected java.util.List<Money> prices;
+        protected Character ch;
+    }
+
+    /** JAXB empties the list at each wrapper and drops what else a wrapper holds: refused, not written. */
+    @XmlRootElement(name = "wrapped")
+    @XmlAccessorType(XmlAccessType.FIELD)
+    @jakarta.xml.bind.annotation.XmlType(name = "Wrapped")
+    public static class Wrapped {
+        @jakarta.xml.bind.annotation.XmlElementWrapper(name = "items")
+        @jakarta.xml.bind.annotation.XmlElement(name = "item")
+        protected java.util.List<String> items;
+    }
+
+    /** Binary content JAXB binds by itself, with no text form the encoder writes. */
+    @XmlRootElement(name = "attachment")
+    @XmlAccessorType(XmlAccessType.FIELD)
+    @jakarta.xml.bind.annotation.XmlType(name = "Attachment")
+    public static class Attachment {
+        protected jakarta.activation.DataHandler data;
+    }
+
+    /** An attribute and an element, and an attribute and the text, of one name each. */
+    @XmlRootElement(name = "amount")
+    @XmlAccessorType(XmlAccessType.FIELD)
+    @jakarta.xml.bind.annotation.XmlType(name = "Amount", propOrder = {"idElement", "unit"})
+    public static class Amount {
+        @jakarta.xml.bind.annotation.XmlAttribute
+        protected String id;
+        @jakarta.xml.bind.annotation.XmlElement(name = "id")
+        protected String idElement;
+        protected Unit unit;
+    }
+
+    @XmlAccessorType(XmlAccessType.FIELD)
+    @jakarta.xml.bind.annotation.XmlType(name = "Unit")
+    public static class Unit {
+        @jakarta.xml.bind.annotation.XmlAttribute(name = "value")
+        protected String valueAttribute;
+        @jakarta.xml.bind.annotation.XmlValue
+        protected java.math.BigDecimal value;
+    }
+
+    private static String key(Class<?> type, String property, String xml) throws Exception {
+        Object bound = JAXBContext.newInstance(type).createUnmarshaller().unmarshal(new StringReader(xml));
+        return new String(io.xmlingest.core.encode.RecordKeys.of(type, property).keyOf(bound), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void adaptedDateCalendarAndCharValuesAreWrittenAsTheirXmlNotTheirToString() throws Exception {
+        String xml = "<deal id='d'><when>2024-01-01T10:00:00+05:00</when><cal>2024-01-01T10:00:00.5+05:00</cal>"
+                + "<price>9.99 EUR</price><prices>1 EUR</prices><prices>2.50 GBP</prices><ch>65</ch></deal>";
+        // A Date keeps no zone, so its instant is written in UTC; a Calendar keeps its own.
+        assertThat(written(Deal.class, xml)).isEqualTo("{\"id\":\"d\",\"when\":\"2024-01-01T05:00:00Z\","
+                + "\"cal\":\"2024-01-01T10:00:00.500+05:00\",\"price\":\"9.99 EUR\",\"prices\":[\"1 EUR\",\"2.50 GBP\"],"
+                + "\"ch\":65}");
+        assertThat(key(Deal.class, "price", xml)).isEqualTo("9.99 EUR");
+        assertThat(key(Deal.class, "when", xml)).isEqualTo("2024-01-01T05:00:00Z");
+        assertThat(key(Deal.class, "ch", xml)).isEqualTo("65");
+    }
+
+    @Test
+    void anAttributeSharingItsNameWithAnElementOrTheTextIsWrittenWithAnAt() throws Exception {
+        // Before, {"id":"1","id":"e"}: most JSON readers keep the last of two members of one name.
+        assertThat(written(Amount.class, "<amount id='1'><id>e</id><unit value='kg'>2.5</unit></amount>"))
+                .isEqualTo("{\"@id\":\"1\",\"id\":\"e\",\"unit\":{\"@value\":\"kg\",\"value\":2.5}}");
+        assertThat(io.xmlingest.core.encode.JsonSchemaWriter.schemaOf(Amount.class).toString())
+                .contains("@id=").contains("@value=");
+        // The key is still found by the attribute's XML name.
+        assertThat(key(Amount.class, "id", "<amount id='1'><id>e</id></amount>")).isEqualTo("1");
+    }
+
+    @XmlRootElement(name = "linked")
+    @XmlAccessorType(XmlAccessType.FIELD)
+    @jakarta.xml.bind.annotation.XmlType(name = "Linked")
+    public static class Linked {
+        @jakarta.xml.bind.annotation.XmlAttribute
+        @jakarta.xml.bind.annotation.XmlIDREF
+        protected Object ref;
+        protected java.util.List<Target> target;
+    }
+
+    @XmlAccessorType(XmlAccessType.FIELD)
+    @jakarta.xml.bind.annotation.XmlType(name = "Target")
+    public static class Target {
+        @jakarta.xml.bind.annotation.XmlAttribute
+        @jakarta.xml.bind.annotation.XmlID
+        protected String id;
+    }
+
+    @Test
+    void anIdrefKeyIsTheIdItNames() throws Exception {
+        // Before: the key was the toString() of the object JAXB resolved the reference to, new on every run.
+        assertThat(key(Linked.class, "ref", "<linked ref='i1'><target id='i1'/></linked>")).isEqualTo("i1");
+    }
+
+    @Test
+    void aWrapperOrAValueWithNoXmlFormIsRefusedAtStart() {
+        assertThatThrownBy(() -> check(Wrapped.class)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("has its property 'items' in an @XmlElementWrapper")
+                .hasMessageContaining("(setting: record.class)");
+        assertThatThrownBy(() -> check(Attachment.class)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("has its property 'data' of type jakarta.activation.DataHandler, which xmlingest "
+                        + "cannot write as its XML: give the field an @XmlJavaTypeAdapter");
+    }
+
     private static void check(Class<?> type) throws Exception {
         FieldBoundModel.check(JAXBContext.newInstance(type));
     }

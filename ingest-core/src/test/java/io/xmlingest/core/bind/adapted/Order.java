@@ -12,8 +12,9 @@ import java.util.List;
 
 /**
  * A hand-written model, as a user may bring one: a field held through an adapter (JAXB makes a
- * {@link MoneyXml}, not the field's {@link Money}), a choice whose alternatives take the
- * property's own type ({@code @XmlElement}'s default), and a required nillable element.
+ * {@link MoneyXml}, not the field's {@link Money}), a choice of two alternatives, one of the
+ * property's own type ({@code @XmlElement}'s default) and one of a type derived from it, and a
+ * required nillable element.
  */
 @XmlAccessorType(XmlAccessType.FIELD)
 @XmlType(name = "order", namespace = Order.NS, propOrder = {"price", "items", "note"})
@@ -26,7 +27,7 @@ public class Order {
     @XmlElement(namespace = NS)
     @XmlJavaTypeAdapter(MoneyAdapter.class)
     public Money price;
-    @XmlElements({@XmlElement(name = "item", namespace = NS), @XmlElement(name = "gift", namespace = NS)})
+    @XmlElements({@XmlElement(name = "item", namespace = NS), @XmlElement(name = "gift", namespace = NS, type = Gift.class)})
     public List<Item> items;
     @XmlElement(namespace = NS, required = true, nillable = true)
     public Item note;
