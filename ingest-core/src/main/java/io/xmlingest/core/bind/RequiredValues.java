@@ -55,14 +55,28 @@ final class RequiredValues {
 
     /** The path of the first missing required value (such as {@code address/city}), or null. */
     static String firstMissing(Object bean) {
+        return firstMissing(bean, false);
+    }
+
+    /**
+     * @param nil whether {@code bean} is a nil element's: it has no content, so only its attributes can be
+     *            missing (a valid nil element with a required child element was rejected for lacking it)
+     */
+    private static String firstMissing(Object bean, boolean nil) {
         Plan plan = PLANS.get(bean.getClass());
         for (JaxbProperty p : plan.present()) {
+            if (nil && p.kind() != JaxbProperty.Kind.ATTRIBUTE) {
+                continue;
+            }
             Object value = p.get(bean);
             if (value == null || (value instanceof Collection<?> c && c.isEmpty())) {
                 return path(p);
             }
         }
         for (JaxbProperty p : plan.check()) {
+            if (nil && p.kind() != JaxbProperty.Kind.ATTRIBUTE) {
+                continue;
+            }
             Object raw = p.get(bean);
             if (isReference(p, raw)) {
                 continue;
@@ -83,13 +97,14 @@ final class RequiredValues {
                         continue;
                     }
                     Object item = unwrapped(element);
-                    String missing = item != null && JaxbProperties.isBound(item.getClass()) ? firstMissing(item) : null;
+                    String missing = item != null && JaxbProperties.isBound(item.getClass())
+                            ? firstMissing(item, isNil(element)) : null;
                     if (missing != null) {
                         return path(p) + "/" + missing;
                     }
                 }
             } else if (JaxbProperties.isBound(value.getClass())) {
-                String missing = firstMissing(value);
+                String missing = firstMissing(value, isNil(raw));
                 if (missing != null) {
                     return path(p) + "/" + missing;
                 }
@@ -101,6 +116,10 @@ final class RequiredValues {
     /** An IDREF alternative of a choice: the object it points to is checked where it stands (the Plan's). */
     private static boolean isReference(JaxbProperty p, Object item) {
         return p.names() != null && p.names().isReference(item);
+    }
+
+    private static boolean isNil(Object value) {
+        return value instanceof JAXBElement<?> element && element.isNil();
     }
 
     private static Object unwrapped(Object value) {

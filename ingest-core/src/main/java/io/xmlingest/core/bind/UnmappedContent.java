@@ -13,10 +13,13 @@ import jakarta.xml.bind.annotation.adapters.XmlJavaTypeAdapters;
 import java.lang.reflect.Field;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.xml.XMLConstants;
@@ -60,11 +63,11 @@ final class UnmappedContent extends Unmarshaller.Listener {
      */
     private record Child(String namespace, int once, boolean plain, boolean nillable, boolean keepsNilAttributes,
                          String choice, Class<?> type, Set<String> builtinBases, ElementNames alternatives,
-                         boolean anyType, Child sameLocalName) {
+                         boolean anyType, Field nilList, Child sameLocalName) {
 
         Child with(Child sameLocalName) {
             return new Child(namespace, once, plain, nillable, keepsNilAttributes, choice, type, builtinBases,
-                    alternatives, anyType, sameLocalName);
+                    alternatives, anyType, nilList, sameLocalName);
         }
     }
 
@@ -82,7 +85,15 @@ final class UnmappedContent extends Unmarshaller.Listener {
         Plan plan;
         long seen;
         Set<Integer> seenBeyond64;
+        Object target;
+        // Items of each list of nillable plain values read so far, nil ones included (see nilItem).
+        Map<Field, int[]> listItems;
     }
+
+    // Where nil items go back into lists of plain values, by the object holding the list (see nilItem).
+    private IdentityHashMap<Object, List<Object[]>> nilItems;
+
+    private static final int[] ZERO = new int[1];
 
     private Frame[] frames = new Frame[16];
     private int size;
@@ -131,6 +142,9 @@ final class UnmappedContent extends Unmarshaller.Listener {
         plainDepth = 0;
         nilDepth = 0;
         simpleDepth = 0;
+        if (nilItems != null) {
+            nilItems.clear();
+        }
         atNilEnd = false;
         pendingType = null;
         problem = null;
@@ -209,6 +223,10 @@ final class UnmappedContent extends Unmarshaller.Listener {
         if (atNilEnd && target instanceof JAXBElement<?> element) {
             element.setNil(true);
         }
+        List<Object[]> nils = nilItems == null || nilItems.isEmpty() ? null : nilItems.remove(target);
+        if (nils != null) {
+            putBackNils(target, nils);
+        }
     }
 
     @Override
@@ -257,6 +275,8 @@ final class UnmappedContent extends Unmarshaller.Listener {
         f.plan = plan;
         f.seen = 0;
         f.seenBeyond64 = null;
+        f.target = target;
+        f.listItems = null;
         size++;
         if (plainDepth == depth) {
             plainDepth = 0; // a class after all (xsi:type, a JAXBElement of a class): its own attributes are checked below
@@ -402,6 +422,17 @@ final class UnmappedContent extends Unmarshaller.Listener {
                 simpleDepth = 0;
                 return;
             }
+            if (c.nilList() != null) {
+                int index = parent.listItems == null ? 0 : parent.listItems.getOrDefault(c.nilList(), ZERO)[0];
+                if (parent.listItems == null) {
+                    parent.listItems = new HashMap<>();
+                }
+                int[] count = parent.listItems.computeIfAbsent(c.nilList(), k -> new int[1]);
+                count[0]++;
+                if (nil && c.nillable() && data < 0) {
+                    nilItem(parent.target, c.nilList(), index, count);
+                }
+            }
             if (nil) {
                 if (!c.nillable()) {
                     // JAXB binds it as an empty value ("" for a string) that the file never had.
@@ -417,6 +448,39 @@ final class UnmappedContent extends Unmarshaller.Listener {
                 nilDepth = depth;
                 nilElement = getLocalName();
             }
+        }
+    }
+
+    /**
+     * A nil item of a list of plain values ({@code <n xsi:nil="true"/>} among {@code <n>1</n>}s): JAXB
+     * leaves it out of a list it binds through an adapter (as a compiled model's strict parsers are), so
+     * the message said [1,3] where the file said 1, nil, 3. It is put back as null, at its place, once
+     * JAXB has made the list, unless the list holds every item read ({@code count}), nil ones included.
+     */
+    private void nilItem(Object holder, Field list, int index, int[] count) {
+        if (nilItems == null) {
+            nilItems = new IdentityHashMap<>();
+        }
+        nilItems.computeIfAbsent(holder, k -> new ArrayList<>()).add(new Object[] {list, index, count});
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void putBackNils(Object holder, List<Object[]> nils) {
+        try {
+            for (Object[] nil : nils) { // in document order, so each index counts the nils put back before it
+                Field f = (Field) nil[0];
+                f.setAccessible(true);
+                List<Object> items = (List<Object>) f.get(holder);
+                if (items == null) {
+                    items = new ArrayList<>();
+                    f.set(holder, items);
+                }
+                if (items.size() < ((int[]) nil[2])[0]) {
+                    items.add(Math.min((Integer) nil[1], items.size()), null);
+                }
+            }
+        } catch (IllegalAccessException | ClassCastException e) {
+            throw new IllegalStateException("cannot put a nil item back into " + nils.get(0)[0] + ": " + e, e);
         }
     }
 
@@ -501,13 +565,13 @@ final class UnmappedContent extends Unmarshaller.Listener {
                         Class<?> held = a.type();
                         add(children, a.name(), new Child(a.namespace(), index, plain(held), a.nillable(), false,
                                 p.name(), checkedType(p.field(), held), simpleBases(p.field(), held, false), p.names(),
-                                held == Object.class, null));
+                                held == Object.class, null, null));
                     }
                     for (ElementNames.Declared d : p.names().declared()) {
                         Class<?> held = d.type() == XmlElementRef.DEFAULT.class ? itemClass(p.field()) : d.type();
                         add(children, d.name().getLocalPart(), new Child(d.name().getNamespaceURI(), index,
                                 plain(held), d.wrapped(), d.wrapped(), p.name(), checkedType(p.field(), held),
-                                simpleBases(p.field(), held, false), null, held == Object.class, null));
+                                simpleBases(p.field(), held, false), null, held == Object.class, null, null));
                     }
                 }
                 case ELEMENT -> {
@@ -524,7 +588,7 @@ final class UnmappedContent extends Unmarshaller.Listener {
                     Class<?> valueClass = value instanceof Class<?> c ? c : null;
                     add(children, p.name(), new Child(ns, repeats ? -1 : once++, plain(value), nillable, wrapped, null,
                             checkedType(f, valueClass), simpleBases(f, valueClass, true), null,
-                            valueClass == Object.class, null));
+                            valueClass == Object.class, repeats && nillable && !wrapped && plain(value) ? f : null, null));
                 }
             }
         }

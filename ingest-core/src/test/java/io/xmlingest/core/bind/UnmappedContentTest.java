@@ -217,8 +217,10 @@ class UnmappedContentTest {
     private static final class Documents<T> {
         private final JaxbRecordBinder<T> binder;
 
-        Documents(Class<T> type) throws Exception {
-            binder = new JaxbRecordBinder<>(JAXBContext.newInstance(type), type, null, false);
+        Documents(Class<T> type, Class<?>... registries) throws Exception {
+            List<Class<?>> classes = new ArrayList<>(List.of(registries));
+            classes.add(0, type);
+            binder = new JaxbRecordBinder<>(JAXBContext.newInstance(classes.toArray(Class<?>[]::new)), type, null, false);
         }
 
         /** The bound record, or the message of its rejection. */
@@ -388,6 +390,69 @@ class UnmappedContentTest {
                 .contains("element <x> is inside <any>, whose xsi:type=\"xs:int\" holds text only");
         // Without a built-in xsi:type it is open content, kept whole.
         assertThat(bags.json(head + "<any a='1'>t<x>u</x></any></bag>")).startsWith("{\"any\":[{");
+    }
+
+    /** A repeated nillable xs:int, and an optional nillable element with a required child, as xjc binds them. */
+    @jakarta.xml.bind.annotation.XmlRootElement(name = "box")
+    @jakarta.xml.bind.annotation.XmlAccessorType(jakarta.xml.bind.annotation.XmlAccessType.FIELD)
+    @jakarta.xml.bind.annotation.XmlType(name = "Box", propOrder = {"n", "m", "lid"})
+    public static class Box {
+        @jakarta.xml.bind.annotation.XmlElement(nillable = true)
+        protected List<Integer> n;
+        /** Through a strict parser, as a compiled model binds every xs:int. */
+        @jakarta.xml.bind.annotation.XmlElement(nillable = true)
+        @jakarta.xml.bind.annotation.adapters.XmlJavaTypeAdapter(StrictInt.class)
+        protected List<Integer> m;
+        @jakarta.xml.bind.annotation.XmlElementRef(name = "lid", type = jakarta.xml.bind.JAXBElement.class, required = false)
+        protected jakarta.xml.bind.JAXBElement<Lid> lid;
+    }
+
+    @jakarta.xml.bind.annotation.XmlAccessorType(jakarta.xml.bind.annotation.XmlAccessType.FIELD)
+    @jakarta.xml.bind.annotation.XmlType(name = "Lid", propOrder = {"z"})
+    public static class Lid {
+        @jakarta.xml.bind.annotation.XmlAttribute
+        protected String u;
+        @jakarta.xml.bind.annotation.XmlElement(required = true)
+        protected Integer z;
+    }
+
+    public static class StrictInt extends jakarta.xml.bind.annotation.adapters.XmlAdapter<String, Integer> {
+        @Override
+        public Integer unmarshal(String text) {
+            return XsdLexical.parseInt(text);
+        }
+
+        @Override
+        public String marshal(Integer value) {
+            return value.toString();
+        }
+    }
+
+    @jakarta.xml.bind.annotation.XmlRegistry
+    public static class BoxFactory {
+        @jakarta.xml.bind.annotation.XmlElementDecl(name = "lid", scope = Box.class)
+        public jakarta.xml.bind.JAXBElement<Lid> createBoxLid(Lid value) {
+            return new jakarta.xml.bind.JAXBElement<>(new QName("", "lid"), Lid.class, Box.class, value);
+        }
+    }
+
+    @Test
+    void nilItemsOfAListOfValuesKeepTheirPlaceAndANilElementNeedsNoRequiredChild() throws Exception {
+        Documents<Box> boxes = new Documents<>(Box.class, BoxFactory.class);
+        String head = "<box xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'>";
+        // JAXB leaves nil items out of a list of plain values it binds through an adapter: [1,3], and [] for a lone
+        // nil one. Without an adapter it keeps them.
+        assertThat(boxes.json(head + "<m>1</m><m xsi:nil='true'/><m>3</m></box>")).isEqualTo("{\"m\":[1,null,3]}");
+        assertThat(boxes.json(head + "<m xsi:nil='true'/><m xsi:nil='true'/><m>7</m><m xsi:nil='true'/></box>"))
+                .isEqualTo("{\"m\":[null,null,7,null]}");
+        assertThat(boxes.json(head + "<m xsi:nil='true'/></box>")).isEqualTo("{\"m\":[null]}");
+        assertThat(boxes.json(head + "<n>1</n><n xsi:nil='true'/><n>3</n></box>")).isEqualTo("{\"n\":[1,null,3]}");
+        assertThat(boxes.json(head + "<n xsi:nil='true'/><n xsi:nil='true'/><n>7</n><n xsi:nil='true'/></box>"))
+                .isEqualTo("{\"n\":[null,null,7,null]}");
+        assertThat(boxes.json(head + "<n xsi:nil='true'/></box>")).isEqualTo("{\"n\":[null]}");
+        // A nil element has no content, so its required <z> is not missing: the record was rejected for it.
+        assertThat(boxes.json(head + "<lid u='x' xsi:nil='true'/></box>")).isEqualTo("{\"lid\":{\"u\":\"x\"}}");
+        assertThat(boxes.json(head + "<lid u='x'/></box>")).contains("required value lid/z is missing");
     }
 
     @Test
