@@ -117,6 +117,11 @@ final class UnmappedContent extends Unmarshaller.Listener {
     // An xs:anyType element whose xsi:type names a built-in type: JAXB converts its text with its own lenient
     // converters, so the text is gathered and checked strictly at its end tag.
     private int simpleDepth;
+    // A child the class does not name, which a wildcard may let in: JAXB binds one it knows by its declaration, and a
+    // plain value so bound has no room for attributes, nor a class for the nil mark. Checked when JAXB says which.
+    private int wildcardDepth;
+    private String wildcardAttribute;
+    private boolean wildcardNil;
     private String simpleType;
     private String simpleElement;
     private final StringBuilder simpleText = new StringBuilder();
@@ -142,6 +147,7 @@ final class UnmappedContent extends Unmarshaller.Listener {
         plainDepth = 0;
         nilDepth = 0;
         simpleDepth = 0;
+        wildcardDepth = 0;
         if (nilItems != null) {
             nilItems.clear();
         }
@@ -231,6 +237,25 @@ final class UnmappedContent extends Unmarshaller.Listener {
 
     @Override
     public void beforeUnmarshal(Object target, Object parent) {
+        if (wildcardDepth != 0 && wildcardDepth == depth && reader != null
+                && reader.getEventType() == XMLStreamConstants.START_ELEMENT) {
+            wildcardDepth = 0;
+            if (target instanceof JAXBElement<?> element) {
+                if (wildcardAttribute != null && plain(element.getDeclaredType())) {
+                    found("attribute " + wildcardAttribute + " of <" + reader.getLocalName() + "> would be lost: a "
+                            + "wildcard lets the element in, and the model binds it by its declaration to a plain value");
+                    return;
+                }
+                if (wildcardNil) {
+                    nilDepth = depth;
+                    nilElement = reader.getLocalName();
+                }
+            } else if (wildcardNil && JaxbProperties.isBound(target.getClass())) {
+                found("element <" + reader.getLocalName() + "> is nil (xsi:nil), but a wildcard lets it in as a class of "
+                        + "the model, which keeps no such mark: it would be published with its content");
+                return;
+            }
+        }
         // JAXB also announces the JAXBElement around a value (a choice's item, an optional nillable element),
         // at the same tag as the value's own class, if it has one.
         if (reader == null || reader.getEventType() != XMLStreamConstants.START_ELEMENT
@@ -327,6 +352,7 @@ final class UnmappedContent extends Unmarshaller.Listener {
                     }
                     pendingType = null;
                     pendingChoice = null;
+                    wildcardDepth = 0;
                     if (nilDepth != 0 && depth == nilDepth + 1) {
                         nilWithContent("element <" + getLocalName() + ">");
                     }
@@ -383,7 +409,18 @@ final class UnmappedContent extends Unmarshaller.Listener {
                 }
             }
             if (c == null) {
-                return; // an element the class does not name: JAXB reports it, or a wildcard keeps it
+                // An element the class does not name: JAXB reports it, or a wildcard keeps it (see beforeUnmarshal).
+                wildcardDepth = depth;
+                wildcardAttribute = null;
+                wildcardNil = false;
+                for (int i = 0, n = getAttributeCount(); i < n; i++) {
+                    if (!isMarkup(getAttributeNamespace(i))) {
+                        wildcardAttribute = wildcardAttribute == null ? attributeName(i) : wildcardAttribute;
+                    } else if ("nil".equals(getAttributeLocalName(i))) {
+                        wildcardNil = isTrue(getAttributeValue(i));
+                    }
+                }
+                return;
             }
             if (c.once() >= 0 && seenBefore(parent, c.once())) {
                 found((c.choice() == null ? "element <" + getLocalName() + "> appears again, and the model holds one"

@@ -254,6 +254,24 @@ class UnmappedContentTest {
     }
 
     @Test
+    void aKnownElementALaxWildcardLetsInHasItsAttributesAndNilMarkChecked() throws Exception {
+        // <channel> is a global element of xs:string: in the wildcard JAXB binds it by that declaration, to a plain
+        // value, where the checks did not look. Its attribute went, and so did the text of a nil one.
+        Documents<Envelope> envelopes = new Documents<>(Envelope.class);
+        String head = "<envelope xmlns='urn:xmlingest:test:contact' xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'>"
+                + "<from>me</from>";
+        assertThat(envelopes.json(head + "<channel>x</channel></envelope>"))
+                .isEqualTo("{\"from\":\"me\",\"any\":[{\"channel\":\"x\"}]}");
+        assertThat(envelopes.json(head + "<channel xsi:nil='true'/></envelope>"))
+                .isEqualTo("{\"from\":\"me\",\"any\":[{\"channel\":null}]}");
+        assertThat(envelopes.json(head + "<channel a='1'>x</channel></envelope>"))
+                .contains("attribute a of <channel> would be lost: a wildcard lets the element in, and the model binds "
+                        + "it by its declaration to a plain value");
+        assertThat(envelopes.json(head + "<channel xsi:nil='true'>x</channel></envelope>"))
+                .contains("element <channel> is nil (xsi:nil) but holds text \"x\", which would be lost");
+    }
+
+    @Test
     void aSecondItemOfAChoiceHeldOnceIsRejectedWhateverItsName() throws Exception {
         // Contact holds one <channel>, for which <fax> and <pager> may stand (a substitution group): JAXB kept the last
         // of them and published the record without the others.
