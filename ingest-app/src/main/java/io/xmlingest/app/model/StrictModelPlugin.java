@@ -304,6 +304,8 @@ final class StrictModelPlugin extends Plugin {
             type = a.getType();
         } else if (source instanceof XSComplexType t) {
             type = t.getContentType().asSimpleType();
+        } else if (source instanceof XSSimpleType t) {
+            type = t; // the text of a simpleContent extension (an @XmlValue), as xjc's model gives it
         }
         return type != null && type.isSimpleType() ? type.asSimpleType() : null;
     }

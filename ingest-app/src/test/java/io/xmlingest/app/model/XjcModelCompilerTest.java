@@ -291,6 +291,25 @@ class XjcModelCompilerTest {
     }
 
     @Test
+    void theTextOfASimpleContentExtensionOfAListIsItsTypedItemsStrictly() throws Exception {
+        // xjc binds such text as a List<String>: "1 2 three" and 99999999999 were published, and 1 2 as ["1","2"].
+        Path xsd = Files.writeString(dir.resolve("tl.xsd"), XS
+                + "  <xs:simpleType name='Ints'><xs:list itemType='xs:int'/></xs:simpleType>\n"
+                + "  <xs:element name='v'><xs:complexType><xs:simpleContent><xs:extension base='t:Ints'>"
+                + "<xs:attribute name='k' type='xs:string'/></xs:extension></xs:simpleContent></xs:complexType></xs:element>\n"
+                + "</xs:schema>\n");
+        XjcModelCompiler.Result result = XjcModelCompiler.compile(List.of(xsd), "com.example.tl", dir.resolve("tl.jar"));
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {result.jar().toUri().toURL()},
+                XjcModelCompilerTest.class.getClassLoader())) {
+            Class<?> type = loader.loadClass("com.example.tl.V");
+            assertThat(messages(type, null, "<v k='a'> 1  -2 </v>")).containsExactly("{\"k\":\"a\",\"value\":[1,-2]}");
+            List<Object> bound = bindAll(type, "<v>1 2 three</v>", "<v>99999999999</v>");
+            assertThat(bound.get(0)).asString().contains("'three' is not an xs:int");
+            assertThat(bound.get(1)).asString().contains("'99999999999' is not an xs:int");
+        }
+    }
+
+    @Test
     void validValuesOfEveryBuiltInTypeGiveTheSameJsonAsXjcsOwnBinding() throws Exception {
         URLClassLoader[] loader = new URLClassLoader[1];
         Class<?> type = compiledTypes(dir, loader);
