@@ -161,11 +161,29 @@ final class UnmappedContent extends Unmarshaller.Listener {
                 found("the record element <" + record.getLocalName() + "> is nil (xsi:nil), and a record cannot be");
             }
             String type = record.getAttributeValue(XMLConstants.W3C_XML_SCHEMA_INSTANCE_NS_URI, "type");
+            if (type != null && unboundPrefix(type, record)) {
+                type = null;
+            }
             if (type != null && recordType != null) {
                 expectType(recordType, type, record);
             }
         }
         return new Delegate(record);
+    }
+
+    /**
+     * Whether an xsi:type names its type with a prefix no namespace is bound to: found here, with the element's
+     * position, where JAXB fails the record with a Java exception's name and no position.
+     */
+    private boolean unboundPrefix(String value, XMLStreamReader at) {
+        String v = value.strip();
+        int colon = v.indexOf(':');
+        if (colon <= 0 || at.getNamespaceURI(v.substring(0, colon)) != null) {
+            return false;
+        }
+        found("element <" + at.getLocalName() + "> has xsi:type=\"" + value + "\", whose prefix " + v.substring(0, colon)
+                + " is bound to no namespace");
+        return true;
     }
 
     /** The element at {@code depth} has xsi:type={@code value}: checked when JAXB says which class it made. */
@@ -442,6 +460,8 @@ final class UnmappedContent extends Unmarshaller.Listener {
                     }
                 } else if ("nil".equals(getAttributeLocalName(i))) {
                     nil = isTrue(getAttributeValue(i));
+                } else if ("type".equals(getAttributeLocalName(i)) && unboundPrefix(getAttributeValue(i), this)) {
+                    return;
                 } else if ("type".equals(getAttributeLocalName(i)) && c.type() != null) {
                     // Checked when JAXB says which class it made (see beforeUnmarshal).
                     expectType(c.type(), getAttributeValue(i), this);

@@ -377,6 +377,10 @@ class UnmappedContentTest {
         assertThat(orders.json(head + "<item xsi:type='gift'><name>a</name></item><note xsi:nil='true'/></order>"))
                 .contains("element <item> has xsi:type=\"gift\", the type of <gift>, another alternative of items; "
                         + "the model keeps only each item's class, so it would be published as <gift>");
+        // JAXB said "java.lang.IllegalArgumentException: prefix zz is not bound to a namespace", at the record's start.
+        assertThat(orders.json(head + "<item xsi:type='zz:gift'><name>a</name></item><note xsi:nil='true'/></order>"))
+                .contains("element <item> has xsi:type=\"zz:gift\", whose prefix zz is bound to no namespace")
+                .contains("line 1, column 104");
     }
 
     /** A record holding xs:anyType elements, which JAXB binds to DOM, a bound class, or a value its xsi:type names. */
