@@ -63,12 +63,17 @@ final class FileReport {
      * workers): a failed one's recorded reason is its error, as for a file that failed in hand.
      */
     static String ended(String file, String fileId, long bytes, Checkpoint c) {
+        return ended(file, fileId, bytes, c, -1);
+    }
+
+    /** @param failedShard for a file that failed in shards, the first shard that failed; else -1 */
+    static String ended(String file, String fileId, long bytes, Checkpoint c, int failedShard) {
         boolean completed = c.state() == FileState.COMPLETED;
         IngestException error = completed || c.reason() == null ? null
                 : c.failure() != null ? c.failure().toException()
                 : new FileFailedException(c.reason(), null, null, null);
         String note = c.completedEmpty() ? heldNoRecord("it completed with no record") : null;
-        return of(completed ? "completed" : "failed", file, fileId, bytes, c, 0, error, note);
+        return of(completed ? "completed" : "failed", file, fileId, bytes, c, 0, error, note, failedShard);
     }
 
     /**
@@ -78,6 +83,11 @@ final class FileReport {
      */
     static String of(String outcome, String file, String fileId, long bytes, Checkpoint c, double seconds,
                      IngestException error, String note) {
+        return of(outcome, file, fileId, bytes, c, seconds, error, note, -1);
+    }
+
+    private static String of(String outcome, String file, String fileId, long bytes, Checkpoint c, double seconds,
+                             IngestException error, String note, int failedShard) {
         StringWriter out = new StringWriter();
         try (JsonGenerator g = JSON.createGenerator(out).useDefaultPrettyPrinter()) {
             g.writeStartObject();
@@ -97,6 +107,9 @@ final class FileReport {
             }
             if (error != null) {
                 g.writeObjectFieldStart("error");
+                if (failedShard >= 0) {
+                    g.writeNumberField("shard", failedShard); // as the failed event has it
+                }
                 g.writeStringField("reason", error.reason());
                 if (error.settingKey().isPresent()) {
                     g.writeStringField("setting", error.settingKey().get());

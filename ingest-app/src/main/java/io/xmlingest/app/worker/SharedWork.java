@@ -2,6 +2,7 @@ package io.xmlingest.app.worker;
 
 import io.xmlingest.app.AppSettings;
 import io.xmlingest.core.checkpoint.Checkpoint;
+import io.xmlingest.core.checkpoint.CheckpointStore;
 import io.xmlingest.core.checkpoint.KafkaCheckpointStore;
 import io.xmlingest.core.checkpoint.FileState;
 import io.xmlingest.core.config.IngestConfig;
@@ -457,7 +458,7 @@ final class SharedWork implements AutoCloseable {
                 return;
             }
             if (before != null && before.isFinished()) {
-                moveEnded(file, whole, before);
+                moveEnded(file, whole, before, session.checkpoints());
                 return;
             }
             if (before != null && before.shards() == 0) {
@@ -739,7 +740,7 @@ final class SharedWork implements AutoCloseable {
             KafkaSession session = held.session();
             Optional<Checkpoint> ended = session.checkpoints().find(order.fileId()).filter(Checkpoint::isFinished);
             if (ended.isPresent()) {
-                moveEnded(whole.path(), whole, ended.get()); // ended by a worker that died before moving it
+                moveEnded(whole.path(), whole, ended.get(), session.checkpoints()); // ended by a worker that died before moving it
                 return;
             }
             end(session, whole, order.shard().count());
@@ -759,16 +760,23 @@ final class SharedWork implements AutoCloseable {
         Checkpoint c = ending.get().checkpoint();
         LOG.info("{} {}: {} records, {} dead letters in {} shards", whole.name(),
                 c.state() == FileState.COMPLETED ? "completed" : "failed", c.records(), c.deadLetters(), shards);
-        moveEnded(whole.path(), whole, c);
+        moveEnded(whole.path(), whole, c, session.checkpoints());
     }
 
-    private void moveEnded(Path file, FileJob whole, Checkpoint c) {
+    private void moveEnded(Path file, FileJob whole, Checkpoint c, CheckpointStore shards) {
         if (!Files.exists(file)) {
             return;
         }
         Inbox.forgetShardCrashes(file, c.shards());
         boolean completed = c.state() == FileState.COMPLETED;
-        String report = FileReport.ended(whole.name(), whole.fileId(), whole.bytes(), c);
+        int failedShard = -1;
+        for (int i = 0; !completed && failedShard < 0 && i < c.shards(); i++) {
+            // The first that failed, as the file's failed event names it.
+            if (shards.find(Checkpoint.key(whole.fileId(), i)).map(s -> s.state() == FileState.FAILED).orElse(false)) {
+                failedShard = i;
+            }
+        }
+        String report = FileReport.ended(whole.name(), whole.fileId(), whole.bytes(), c, failedShard);
         try {
             if (completed) {
                 inbox.toDone(file, whole.fileId(), report);

@@ -229,6 +229,8 @@ class CrashingFileIT {
         JsonNode report = report(h.failed("sharded.xml"));
         assertThat(report.get("outcome").asText()).isEqualTo("failed");
         assertThat(report.get("records").asLong()).isEqualTo(stoodAt);
+        // As the failed event has it: the report in failed/ had no shard.
+        assertThat(report.get("error").get("shard").asInt()).isEqualTo(3);
         // Each record once: every record of the other shards, the failed shard's up to its last commit.
         assertThat(indexesByFile(h.records())).isEqualTo(Map.of("sharded.xml", stoodAt));
         assertThat(h.records()).extracting(r -> header(r, MessageHeaders.RECORD_INDEX))

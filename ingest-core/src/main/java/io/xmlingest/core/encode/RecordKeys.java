@@ -35,9 +35,13 @@ public final class RecordKeys {
 
     public static RecordKeys of(Class<?> recordType, String name) {
         List<JaxbProperty> properties = JaxbProperties.of(recordType);
+        // Of an attribute and an element of one name, the element: the one the JSON writes under that name (the
+        // attribute is @name there), as schema-less mode keys it.
+        boolean shared = properties.stream().anyMatch(p -> p.name().equals(name) && !p.json().equals(p.name()));
         for (int i = 0; i < properties.size(); i++) {
             JaxbProperty p = properties.get(i);
-            if (p.name().equals(name) && p.kind() != JaxbProperty.Kind.TEXT) {
+            if (p.name().equals(name) && p.kind() != JaxbProperty.Kind.TEXT
+                    && !(shared && p.kind() == JaxbProperty.Kind.ATTRIBUTE)) {
                 boolean reference = References.of(recordType)[i];
                 XmlAdapter<?, ?> adapter = Adapters.of(recordType)[i];
                 if (!reference && (JaxbProperties.isBound(p.field().getType()) || holdsStructure(p.field(), adapter)

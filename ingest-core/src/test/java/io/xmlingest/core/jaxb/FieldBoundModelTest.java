@@ -167,8 +167,8 @@ class FieldBoundModelTest {
                 .isEqualTo("{\"@id\":\"1\",\"id\":\"e\",\"unit\":{\"@value\":\"kg\",\"value\":2.5}}");
         assertThat(io.xmlingest.core.encode.JsonSchemaWriter.schemaOf(Amount.class).toString())
                 .contains("@id=").contains("@value=");
-        // The key is still found by the attribute's XML name.
-        assertThat(key(Amount.class, "id", "<amount id='1'><id>e</id></amount>")).isEqualTo("1");
+        // The key of that name is the element's, written under it, as schema-less mode has it.
+        assertThat(key(Amount.class, "id", "<amount id='1'><id>e</id></amount>")).isEqualTo("e");
     }
 
     @XmlRootElement(name = "linked")
