@@ -75,6 +75,8 @@ public final class StaxRecordSplitter implements RecordSplitter {
     private static final int MAX_PASSED_OVER_NAMES = 20;
     /** See {@link #passedOver()}; written by the reading thread, read by another once it has ended. */
     private final Map<String, Long> passedOver = new ConcurrentHashMap<>();
+    /** The elements noted in passedOver that are open at the cursor, innermost first: [key, depth]. */
+    private final java.util.ArrayDeque<Object[]> passedOpen = new java.util.ArrayDeque<>();
 
     private String openElements;
     private OuterNamespaces outerNamespaces;
@@ -338,6 +340,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
                                 stopped = true;
                                 return false;
                             }
+                            recordInsidePassedOver();
                             startRecord();
                             return true;
                         }
@@ -355,7 +358,10 @@ public final class StaxRecordSplitter implements RecordSplitter {
                         }
                         enter();
                     }
-                    case XMLStreamConstants.END_ELEMENT -> leave();
+                    case XMLStreamConstants.END_ELEMENT -> {
+                        passedOverEnds();
+                        leave();
+                    }
                     case XMLStreamConstants.DTD -> {
                         if (rejectDoctype) {
                             throw new FileFailedException("the file has a DOCTYPE, and DOCTYPEs are rejected",
@@ -430,8 +436,27 @@ public final class StaxRecordSplitter implements RecordSplitter {
     /** Notes the element at the cursor as a child of its parent; the first whose name a sibling before it had is kept. */
     private void notePassedOver() {
         String name = cursor.getName().toString();
-        passedOver.merge(passedOver.containsKey(name) || passedOver.size() < MAX_PASSED_OVER_NAMES ? name : "others",
-                1L, Long::sum);
+        String key = passedOver.containsKey(name) || passedOver.size() < MAX_PASSED_OVER_NAMES ? name : "others";
+        passedOver.merge(key, 1L, Long::sum);
+        passedOpen.push(new Object[] {key, cursor.getDepth()});
+    }
+
+    /**
+     * A record starts inside elements noted as passed over (a {@code <batch>} of records beside records): they held
+     * records after all, and are not counted. A record at the root level has none open.
+     */
+    private void recordInsidePassedOver() {
+        while (!passedOpen.isEmpty()) {
+            String key = (String) passedOpen.pop()[0];
+            passedOver.computeIfPresent(key, (k, n) -> n > 1 ? n - 1 : null);
+        }
+    }
+
+    /** An element noted as passed over ends without a record in it: it stays counted. */
+    private void passedOverEnds() {
+        if (!passedOpen.isEmpty() && (Integer) passedOpen.peek()[1] == cursor.getDepth()) {
+            passedOpen.pop();
+        }
     }
 
     @Override
