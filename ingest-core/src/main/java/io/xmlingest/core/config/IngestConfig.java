@@ -63,9 +63,10 @@ public final class IngestConfig {
                                 + Setting.envVarOf(r.getValue()) + " (setting " + r.getValue() + "): use that name");
                     }
                 }
-                throw new ConfigException(name, "unknown environment variable " + name
-                        + "; known: " + String.join(", ", byEnv.keySet())
-                        + families.stream().map(f -> ", " + f.documentedEnvVar()).collect(Collectors.joining()));
+                // The whole list ran past the length a reason keeps, so it was cut off mid-list.
+                String near = closest(name, byEnv.keySet());
+                throw new ConfigException(name, "unknown environment variable " + name + (near.isEmpty()
+                        ? "; each setting's variable is in the table 'config --doc' prints" : near));
             }
         }
         Map<String, Object> values = new LinkedHashMap<>();

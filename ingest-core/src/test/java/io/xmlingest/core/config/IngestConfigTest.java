@@ -131,7 +131,15 @@ class IngestConfigTest {
                 .hasMessageContaining("page.max.record").hasMessageContaining("did you mean page.max.records");
         assertThatThrownBy(() -> IngestConfig.resolve(IngestSettings.ALL, Map.of(),
                 Map.of("XMLINGEST_PAGE_MAX_RECORD", "5"), Map.of()))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("XMLINGEST_PAGE_MAX_RECORD");
+                .isInstanceOf(ConfigException.class).hasMessageContaining("XMLINGEST_PAGE_MAX_RECORD")
+                .hasMessageContaining("did you mean XMLINGEST_PAGE_MAX_RECORDS?");
+        // Nothing near: where they all are, not a list cut off by the length a reason keeps.
+        assertThatThrownBy(() -> IngestConfig.resolve(IngestSettings.ALL, Map.of(),
+                Map.of("XMLINGEST_SOMETHING_ELSE_ENTIRELY", "5"), Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("unknown environment variable XMLINGEST_SOMETHING_ELSE_ENTIRELY; each setting's "
+                        + "variable is in the table 'config --doc' prints")
+                .hasMessageNotContaining("more characters");
     }
 
     @Test
