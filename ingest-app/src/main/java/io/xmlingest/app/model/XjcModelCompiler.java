@@ -276,8 +276,14 @@ public final class XjcModelCompiler {
                 Path local = at.getSystemId() == null ? null : localFile(at.getSystemId());
                 String file = at.getSystemId() == null ? "schema" : local != null ? local.toString() : at.getSystemId();
                 throw new ConfigException("--xsd", file + ", line " + at.getLineNumber() + ", column "
-                        + at.getColumnNumber() + ": " + first.getMessage());
+                        + at.getColumnNumber() + ": " + unescaped(first.getMessage()));
             }
+        }
+
+        /** xjc writes some messages for HTML ("Use &lt;jaxb:property> to resolve this conflict"); a terminal is not one. */
+        private static String unescaped(String message) {
+            return message == null ? null : message.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"")
+                    .replace("&apos;", "'").replace("&amp;", "&");
         }
     }
 

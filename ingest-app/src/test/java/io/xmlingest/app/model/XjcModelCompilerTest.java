@@ -291,6 +291,18 @@ class XjcModelCompilerTest {
     }
 
     @Test
+    void xjcsAdviceIsShownAsWrittenNotHtmlEscaped() throws Exception {
+        // An attribute and an element of one name: xjc asks for a jaxb:property, in a message escaped for HTML.
+        Path xsd = Files.writeString(dir.resolve("clash.xsd"), XS
+                + "  <xs:element name='v'><xs:complexType><xs:sequence><xs:element name='name' type='xs:string'/>"
+                + "</xs:sequence><xs:attribute name='name' type='xs:string'/></xs:complexType></xs:element>\n"
+                + "</xs:schema>\n");
+        assertThatThrownBy(() -> XjcModelCompiler.compile(List.of(xsd), "com.example.clash", dir.resolve("c.jar")))
+                .isInstanceOf(io.xmlingest.core.error.ConfigException.class)
+                .hasMessageContaining("<jaxb:property>").hasMessageNotContaining("&lt;");
+    }
+
+    @Test
     void theTextOfASimpleContentExtensionOfAListIsItsTypedItemsStrictly() throws Exception {
         // xjc binds such text as a List<String>: "1 2 three" and 99999999999 were published, and 1 2 as ["1","2"].
         Path xsd = Files.writeString(dir.resolve("tl.xsd"), XS
