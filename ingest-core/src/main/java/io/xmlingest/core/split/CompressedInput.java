@@ -64,12 +64,39 @@ public final class CompressedInput {
      * with either: it begins with '<', white space or a byte order mark.
      */
     public static Optional<Format> format(Path file, String name) {
+        byte[] head;
         try (InputStream in = Files.newInputStream(file)) {
-            byte[] head = in.readNBytes(4);
-            return format(head, head.length);
+            head = in.readNBytes(6);
         } catch (IOException e) {
             throw FileFailedException.unreadable(name, e);
         }
+        String other = otherCompression(head);
+        if (other != null) {
+            // Read as XML, such a file failed with a parse or UTF-8 error at its first byte, which does not say why.
+            throw new FileFailedException("the file is " + other + "-compressed, which is not read: only gzip and zip "
+                    + "are; decompress it, or compress it with gzip, and drop it again", ErrorLocation.ofFile(name), null,
+                    null);
+        }
+        return format(head, head.length);
+    }
+
+    /** The name of a compression other than gzip and zip that the file's first bytes are the mark of, or null. */
+    private static String otherCompression(byte[] h) {
+        if (h.length >= 3 && h[0] == 'B' && h[1] == 'Z' && h[2] == 'h') {
+            return "bzip2";
+        }
+        if (h.length >= 6 && (h[0] & 0xff) == 0xfd && h[1] == '7' && h[2] == 'z' && h[3] == 'X' && h[4] == 'Z' && h[5] == 0) {
+            return "xz";
+        }
+        if (h.length >= 4 && (h[0] & 0xff) == 0x28 && (h[1] & 0xff) == 0xb5 && (h[2] & 0xff) == 0x2f
+                && (h[3] & 0xff) == 0xfd) {
+            return "zstd";
+        }
+        if (h.length >= 6 && h[0] == '7' && h[1] == 'z' && (h[2] & 0xff) == 0xbc && (h[3] & 0xff) == 0xaf
+                && h[4] == 0x27 && h[5] == 0x1c) {
+            return "7z";
+        }
+        return null;
     }
 
     private static Optional<Format> format(byte[] head, int n) {

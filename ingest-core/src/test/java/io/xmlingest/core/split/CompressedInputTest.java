@@ -50,6 +50,21 @@ class CompressedInputTest {
     }
 
     @Test
+    void anotherCompressionIsNamedNotReadAsXml() throws Exception {
+        // The marks bzip2, xz, zstd and 7z files begin with: read as XML, each failed at byte 0 with a parse error.
+        byte[][] heads = {{'B', 'Z', 'h', '9', '1', 'A'}, {(byte) 0xfd, '7', 'z', 'X', 'Z', 0},
+                {0x28, (byte) 0xb5, 0x2f, (byte) 0xfd, 0, 0}, {'7', 'z', (byte) 0xbc, (byte) 0xaf, 0x27, 0x1c}};
+        String[] names = {"bzip2", "xz", "zstd", "7z"};
+        for (int i = 0; i < heads.length; i++) {
+            Path file = Files.write(dir.resolve("export-" + i + ".xml"), concat(heads[i], new byte[100]));
+            assertThatThrownBy(() -> CompressedInput.isCompressed(file, file.getFileName().toString()))
+                    .isInstanceOf(FileFailedException.class)
+                    .hasMessageContaining("the file is " + names[i] + "-compressed, which is not read: only gzip and zip "
+                            + "are").hasMessageContaining(file.getFileName().toString());
+        }
+    }
+
+    @Test
     void inflatesEveryMemberIntoAWholeCopyAndLeavesNoPartFile() throws Exception {
         byte[] first = xml(1000);
         byte[] second = "<!-- a second member, as pigz or cat a.gz b.gz write -->\n".getBytes(StandardCharsets.UTF_8);
