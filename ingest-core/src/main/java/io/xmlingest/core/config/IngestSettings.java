@@ -1,6 +1,7 @@
 package io.xmlingest.core.config;
 
 import static io.xmlingest.core.config.Validators.between;
+import static io.xmlingest.core.config.Validators.bytesBetween;
 import static io.xmlingest.core.config.Validators.oneOf;
 
 import java.util.List;
@@ -41,7 +42,7 @@ public final class IngestSettings {
             "Largest size a compressed input file (gzip, or a zip archive of one file) may decompress to. Such a "
                     + "file is decompressed to a plain copy before it is read (the worker's in processing/, ingest's "
                     + "in java.io.tmpdir); one that decompresses beyond this fails, so that a small file cannot fill "
-                    + "the disk.", between(1L << 20, 1L << 50));
+                    + "the disk.", bytesBetween(1L << 20, 1L << 50));
 
     public static final Setting<List<String>> RECORD_CLASS = Setting.of("record.class",
             SettingType.listOf(SettingType.STRING), List.of("io.xmlingest.sample.persons.Person"),
@@ -146,7 +147,7 @@ public final class IngestSettings {
     public static final Setting<Long> PAGE_MAX_BYTES = Setting.of("page.max.bytes", SettingType.BYTES, 4L * 1024 * 1024,
             "A page closes before its serialized keys and values exceed this size. "
                     + "A single record larger than this forms a page of its own.",
-            between(1024, 1L << 31));
+            bytesBetween(1024, 1L << 31));
 
     public static final Setting<Long> COMMIT_INTERVAL_MS = Setting.of("commit.interval.ms", SettingType.LONG, 100L,
             "The worker commits a transaction (its pages, dead letters, status events and checkpoint) once it holds a "
@@ -195,12 +196,12 @@ public final class IngestSettings {
             "How long the producer waits to fill a batch.", between(0, 60_000));
 
     public static final Setting<Long> BATCH_SIZE = Setting.of("kafka.batch.size", SettingType.BYTES, 256L * 1024,
-            "Producer batch size per partition.", between(1024, 64L * 1024 * 1024));
+            "Producer batch size per partition.", bytesBetween(1024, 64L * 1024 * 1024));
 
     public static final Setting<Long> MAX_REQUEST_SIZE = Setting.of("kafka.max.request.size", SettingType.BYTES,
             1024L * 1024,
             "Largest record (key + value + headers) the producer sends; a larger record is rejected. "
-                    + "It must not exceed the topic's max.message.bytes.", between(1024, 1L << 30));
+                    + "It must not exceed the topic's max.message.bytes.", bytesBetween(1024, 1L << 30));
 
     public static final Setting<Integer> DELIVERY_TIMEOUT_MS = Setting.of("kafka.delivery.timeout.ms", SettingType.INT,
             120_000,
@@ -236,17 +237,17 @@ public final class IngestSettings {
     private static final String UTF16_UNITS = " (UTF-16 code units: one beyond U+FFFF, such as an emoji, counts as two)";
 
     public static final Setting<Long> XML_MAX_ATTRIBUTE_SIZE = Setting.of("xml.max.attribute.size", SettingType.BYTES,
-            64L * 1024, "Longest attribute value accepted, in characters" + UTF16_UNITS + ".", between(16, 1L << 30));
+            64L * 1024, "Longest attribute value accepted, in characters" + UTF16_UNITS + ".", bytesBetween(16, 1L << 30));
 
     public static final Setting<Long> XML_MAX_TEXT_SIZE = Setting.of("xml.max.text.size", SettingType.BYTES,
-            16L * 1024 * 1024, "Longest text node accepted, in characters" + UTF16_UNITS + ".", between(16, 1L << 30));
+            16L * 1024 * 1024, "Longest text node accepted, in characters" + UTF16_UNITS + ".", bytesBetween(16, 1L << 30));
 
     public static final Setting<Long> XML_MAX_RECORD_SIZE = Setting.of("xml.max.record.size", SettingType.BYTES,
             16L * 1024 * 1024,
             "Largest record accepted, in characters" + UTF16_UNITS + " from the start of its start tag to the "
                     + "end of its end tag, checked at each of its tags. A larger "
                     + "record is rejected (skipped without being held in memory) and the file goes on.",
-            between(1024, 1L << 40));
+            bytesBetween(1024, 1L << 40));
 
     public static final Setting<String> XML_DOCTYPE = Setting.of("xml.doctype", SettingType.STRING, "ignore",
             "What a DOCTYPE may do. reject: any DOCTYPE fails the file. ignore: the DTD is not processed, and a "

@@ -73,13 +73,14 @@ public interface SettingType<T> {
         }
     };
 
-    /** A byte count: a plain number or one with a KiB, MiB or GiB suffix. */
+    /** A byte count: a plain number or one with a KiB, MiB, GiB or TiB suffix. */
     SettingType<Long> BYTES = new SettingType<>() {
         public String name() { return "bytes"; }
         public Long parse(String text) {
             String t = text.replace("_", "").trim();
             long unit = 1;
-            for (String[] suffix : new String[][] {{"GiB", "1073741824"}, {"MiB", "1048576"}, {"KiB", "1024"}}) {
+            for (String[] suffix : new String[][] {{"TiB", "1099511627776"}, {"GiB", "1073741824"}, {"MiB", "1048576"},
+                    {"KiB", "1024"}}) {
                 if (t.endsWith(suffix[0])) {
                     unit = Long.parseLong(suffix[1]);
                     t = t.substring(0, t.length() - 3).trim();
@@ -96,9 +97,10 @@ public interface SettingType<T> {
         }
         public Long nearest(String text) {
             String t = text.replace("_", "").trim();
-            return t.startsWith("-") ? null : t.matches("[+]?[0-9]+(\\s*[KMG]iB)?") ? Long.MAX_VALUE : null;
+            return t.startsWith("-") ? null : t.matches("[+]?[0-9]+(\\s*[KMGT]iB)?") ? Long.MAX_VALUE : null;
         }
         public String format(Long value) {
+            if (value != 0 && value % 1099511627776L == 0) return value / 1099511627776L + "TiB";
             if (value != 0 && value % 1073741824L == 0) return value / 1073741824L + "GiB";
             if (value != 0 && value % 1048576L == 0) return value / 1048576L + "MiB";
             if (value != 0 && value % 1024L == 0) return value / 1024L + "KiB";

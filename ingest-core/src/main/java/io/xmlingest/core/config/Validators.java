@@ -19,6 +19,12 @@ public final class Validators {
                 ? "must be between " + min + " and " + max : null;
     }
 
+    /** As {@link #between}, for a byte count, with the bounds written as the setting takes them (1MiB, not 1048576). */
+    public static Function<Long, String> bytesBetween(long min, long max) {
+        return v -> v < min || v > max
+                ? "must be between " + SettingType.BYTES.format(min) + " and " + SettingType.BYTES.format(max) : null;
+    }
+
     public static Function<String, String> oneOf(String... allowed) {
         List<String> values = Arrays.asList(allowed);
         return v -> values.contains(v) ? null : "must be one of " + String.join(", ", values);

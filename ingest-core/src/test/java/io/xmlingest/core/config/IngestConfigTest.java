@@ -53,6 +53,11 @@ class IngestConfigTest {
                 .hasMessageContaining("must be between 1 and ");
         assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("page.max.bytes", "99999999999GiB")))
                 .hasMessageContaining("page.max.bytes").hasMessageContaining("must be between ");
+        // A byte count's bounds as the setting takes them: it said "between 1048576 and 1125899906842624".
+        assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("file.decompressed.max.bytes", "1KiB")))
+                .hasMessageContaining("must be between 1MiB and 1024TiB");
+        assertThat(IngestConfig.of(IngestSettings.ALL, Map.of("topic", "t", "file.decompressed.max.bytes", "2TiB"))
+                .get(IngestSettings.DECOMPRESSED_MAX_BYTES)).isEqualTo(2L << 40);
         // A setting whose range is the type's own keeps the type's words.
         assertThatThrownBy(() -> Setting.of("any.bytes", SettingType.BYTES, 1L, "d", v -> null).parse("99999999999GiB"))
                 .hasMessageContaining("out of range (at most 9223372036854775807 bytes)");
