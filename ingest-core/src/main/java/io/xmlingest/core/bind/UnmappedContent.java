@@ -592,8 +592,13 @@ final class UnmappedContent extends Unmarshaller.Listener {
         return XMLConstants.W3C_XML_SCHEMA_INSTANCE_NS_URI.equals(namespace);
     }
 
-    private static boolean isTrue(String xsdBoolean) {
+    /** An xsi:nil's value; one that is no xs:boolean ("yes"), which JAXB took for false, is found. */
+    private boolean isTrue(String xsdBoolean) {
         String v = xsdBoolean.strip();
+        if (!(v.equals("true") || v.equals("1") || v.equals("false") || v.equals("0"))) {
+            found("attribute xsi:nil of <" + reader.getLocalName() + "> is " + XsdText.quote(xsdBoolean)
+                    + ", which is not an xs:boolean (true, false, 1 or 0)");
+        }
         return v.equals("true") || v.equals("1");
     }
 

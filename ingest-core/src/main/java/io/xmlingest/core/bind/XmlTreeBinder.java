@@ -100,7 +100,7 @@ public final class XmlTreeBinder implements RecordBinder<XmlTree> {
                         if (!open.isEmpty()) {
                             open.peek().endPiece();
                         }
-                        start(record, recordNamespace);
+                        start(record, recordNamespace, where);
                     }
                     case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA, XMLStreamConstants.SPACE ->
                             open.peek().appendText(record.getTextCharacters(), record.getTextStart(),
@@ -140,7 +140,7 @@ public final class XmlTreeBinder implements RecordBinder<XmlTree> {
         }
     }
 
-    private void start(XMLStreamReader r, String recordNamespace) {
+    private void start(XMLStreamReader r, String recordNamespace, ErrorLocation where) {
         Frame f = new Frame(name(r.getNamespaceURI(), r.getLocalName(), recordNamespace));
         for (int i = 0, n = r.getAttributeCount(); i < n; i++) {
             String ns = nullToEmpty(r.getAttributeNamespace(i));
@@ -148,6 +148,14 @@ public final class XmlTreeBinder implements RecordBinder<XmlTree> {
                 if ("nil".equals(r.getAttributeLocalName(i))) {
                     String v = r.getAttributeValue(i).trim();
                     f.nil = "true".equals(v) || "1".equals(v);
+                    if (!f.nil && !"false".equals(v) && !"0".equals(v)) {
+                        // Taken for false, the mark the file set was dropped without a word.
+                        Location at = r.getLocation();
+                        throw new RecordRejectedException("record does not bind: attribute xsi:nil of <" + f.name
+                                + "> is " + XsdText.quote(r.getAttributeValue(i)) + ", which is not an xs:boolean (true, "
+                                + "false, 1 or 0)", at == null ? where : where.withPosition(at.getLineNumber(),
+                                at.getColumnNumber(), -1), null);
+                    }
                     Location at = f.nil ? r.getLocation() : null;
                     f.nilLine = at == null ? -1 : at.getLineNumber();
                     f.nilColumn = at == null ? -1 : at.getColumnNumber();

@@ -475,6 +475,9 @@ class UnmappedContentTest {
         // A nil element has no content, so its required <z> is not missing: the record was rejected for it.
         assertThat(boxes.json(head + "<lid u='x' xsi:nil='true'/></box>")).isEqualTo("{\"lid\":{\"u\":\"x\"}}");
         assertThat(boxes.json(head + "<lid u='x'/></box>")).contains("required value lid/z is missing");
+        // JAXB took an xsi:nil that is no boolean for false.
+        assertThat(boxes.json(head + "<m xsi:nil='yes'/></box>"))
+                .contains("attribute xsi:nil of <m> is 'yes', which is not an xs:boolean (true, false, 1 or 0)");
     }
 
     @Test

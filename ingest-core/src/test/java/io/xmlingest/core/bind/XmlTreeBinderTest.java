@@ -144,6 +144,11 @@ class XmlTreeBinderTest {
                     .hasMessageContaining("line 2, column ");
         }
         assertThat(items("<item " + xsi + "><b xsi:nil=\"true\">  </b></item>")).containsExactly("{\"b\":null}");
+        // An xsi:nil that is no boolean was taken for false, and the mark the file set was gone without a word.
+        assertThatThrownBy(() -> items("<item " + xsi + ">\n<b xsi:nil=\"yes\"/></item>"))
+                .isInstanceOf(RecordRejectedException.class)
+                .hasMessageContaining("attribute xsi:nil of <b> is 'yes', which is not an xs:boolean (true, false, 1 or 0)")
+                .hasMessageContaining("line 2, column ");
     }
 
     @Test
