@@ -146,19 +146,19 @@ final class ValueFormats {
     static String method(JsonNode results) {
         return String.format(Locale.ROOT, "Measured by `java -jar bench/target/bench.jar --value-formats` on %s; machine: %s; "
                 + "load average (1, 5, 15 min) %s before and %s after (the machine is shared); %,d datagen persons, "
-                + "median of %d runs, each format in its own JVM (%s). On disk: the partitions' log size reported by "
+                + "median of %d run%s, each format in its own JVM (%s). On disk: the partitions' log size reported by "
                 + "the broker (`Admin.describeLogDirs`) after producing every value, keyed by id, to a new %d-partition "
                 + "topic with xmlingest's producer settings (idempotent, acks=all, linger %d ms, batch %d KiB) and the "
                 + "compression shown; produce: sending them and waiting for every acknowledgement, values already "
-                + "encoded. Encode: the format alone on one thread over up to %,d bound records after two warm-up "
+                + "encoded. Encode: the format alone on one thread over %,d bound records after two warm-up "
                 + "passes; decode: Jackson `readTree` for JSON, a `GenericDatumReader` into a reused record for Avro. "
                 + "Avro is binary without a schema id on the wire (a registry's would add 5 bytes).",
                 results.get("startedAt").asText().substring(0, 10), results.get("machine").asText(),
                 results.get("loadBefore").asText(), results.get("loadAfter").asText(), results.get("records").asLong(),
-                results.get("runs").asInt(), ForkedJvm.GC, IngestSettings.TOPIC_PARTITIONS.defaultValue().orElseThrow(),
+                results.get("runs").asInt(), results.get("runs").asInt() == 1 ? "" : "s", ForkedJvm.GC, IngestSettings.TOPIC_PARTITIONS.defaultValue().orElseThrow(),
                 IngestSettings.LINGER_MS.defaultValue().orElseThrow(),
                 IngestSettings.BATCH_SIZE.defaultValue().orElseThrow() / 1024,
-                ValueFormatRunner.SAMPLE);
+                Math.min(results.get("records").asLong(), ValueFormatRunner.SAMPLE));
     }
 
     static String report(JsonNode results) {
