@@ -140,6 +140,11 @@ final class BuiltinTypes {
         }
         return "a kind of " + String.join(" or ", bases.stream().sorted().map(b -> "xs:" + b).toList());
     }
+    /** Whether {@code name} is a built-in simple type of XML Schema's (anySimpleType included, anyType not). */
+    static boolean isSimpleType(String name) {
+        return BASE.containsKey(name);
+    }
+
     /** The strict parser of each built-in type whose text JAXB would otherwise convert leniently. */
     private static final Map<String, java.util.function.Function<String, ?>> PARSERS = Map.ofEntries(
             Map.entry("boolean", XsdLexical::parseBoolean), Map.entry("byte", XsdLexical::parseByte),

@@ -148,6 +148,7 @@ final class UnmappedContent extends Unmarshaller.Listener {
         nilDepth = 0;
         simpleDepth = 0;
         wildcardDepth = 0;
+        pendingChoice = null;
         if (nilItems != null) {
             nilItems.clear();
         }
@@ -472,6 +473,9 @@ final class UnmappedContent extends Unmarshaller.Listener {
                     anyTypeAsBuiltin(getAttributeValue(i));
                 }
             }
+            if (simpleDepth == depth && nil) {
+                simpleDepth = 0; // a nil one has no text to check
+            }
             if (simpleDepth == depth && data >= 0) {
                 // JAXB binds it to a plain value, which has no room for its attributes.
                 found("attribute " + attributeName(data) + " of <" + getLocalName() + "> would be lost: its xsi:type=\""
@@ -545,7 +549,9 @@ final class UnmappedContent extends Unmarshaller.Listener {
     private void anyTypeAsBuiltin(String value) {
         String v = value.strip();
         int colon = v.indexOf(':');
-        if (XMLConstants.W3C_XML_SCHEMA_NS_URI.equals(reader.getNamespaceURI(colon < 0 ? "" : v.substring(0, colon)))) {
+        // xs:anyType itself keeps the element open content, as it is without an xsi:type.
+        if (XMLConstants.W3C_XML_SCHEMA_NS_URI.equals(reader.getNamespaceURI(colon < 0 ? "" : v.substring(0, colon)))
+                && BuiltinTypes.isSimpleType(v.substring(colon + 1))) {
             simpleDepth = depth;
             simpleType = v.substring(colon + 1);
             simpleElement = reader.getLocalName();
@@ -650,7 +656,9 @@ final class UnmappedContent extends Unmarshaller.Listener {
                     Class<?> valueClass = value instanceof Class<?> c ? c : null;
                     add(children, p.name(), new Child(ns, repeats ? -1 : once++, plain(value), nillable, wrapped, null,
                             checkedType(f, valueClass), simpleBases(f, valueClass, true), null,
-                            valueClass == Object.class, repeats && nillable && !wrapped && plain(value) ? f : null, null));
+                            valueClass == Object.class,
+                            repeats && nillable && !wrapped && plain(value) && !JaxbProperties.isXsList(f) ? f : null,
+                            null));
                 }
             }
         }

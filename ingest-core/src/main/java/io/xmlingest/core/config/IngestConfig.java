@@ -66,7 +66,9 @@ public final class IngestConfig {
                 // The whole list ran past the length a reason keeps, so it was cut off mid-list.
                 String near = closest(name, byEnv.keySet());
                 throw new ConfigException(name, "unknown environment variable " + name + (near.isEmpty()
-                        ? "; each setting's variable is in the table 'config --doc' prints" : near));
+                        ? "; each setting's variable is in the table 'config --doc' prints" + families.stream()
+                                .map(f -> ", and " + f.documentedEnvVar() + " passes " + f.key())
+                                .collect(Collectors.joining()) : near));
             }
         }
         Map<String, Object> values = new LinkedHashMap<>();

@@ -200,7 +200,7 @@ public final class JsonSchemaWriter {
         Map<String, Object> schema = valueSchema(f.getGenericType(), xsdType);
         XmlElement element = f.getAnnotation(XmlElement.class);
         if (element != null && element.nillable() && Collection.class.isAssignableFrom(f.getType())
-                && schema.get("items") instanceof Map<?, ?> items) {
+                && !JaxbProperties.isXsList(f) && schema.get("items") instanceof Map<?, ?> items) {
             // A nil item of a repeated nillable element is null at its place in the list.
             schema.put("items", map("anyOf", List.of(items, map("type", "null"))));
         }

@@ -37,7 +37,8 @@ public final class RecordKeys {
         List<JaxbProperty> properties = JaxbProperties.of(recordType);
         // Of an attribute and an element of one name, the element: the one the JSON writes under that name (the
         // attribute is @name there), as schema-less mode keys it.
-        boolean shared = properties.stream().anyMatch(p -> p.name().equals(name) && !p.json().equals(p.name()));
+        boolean shared = properties.stream().anyMatch(p -> p.name().equals(name) && p.kind() != JaxbProperty.Kind.ATTRIBUTE
+                && p.kind() != JaxbProperty.Kind.TEXT);
         for (int i = 0; i < properties.size(); i++) {
             JaxbProperty p = properties.get(i);
             if (p.name().equals(name) && p.kind() != JaxbProperty.Kind.TEXT

@@ -36,7 +36,8 @@ public final class Adapters {
             for (int i = 0; i < adapters.length; i++) {
                 Field f = properties.get(i).field();
                 Class<? extends XmlAdapter> declared = declaredOn(f);
-                adapters[i] = declared == null || isSimple(ElementNames.itemClassOf(f)) ? null : create(declared, f);
+                adapters[i] = declared == null || writtenWithoutAdapter(ElementNames.itemClassOf(f)) ? null
+                        : create(declared, f);
             }
             return adapters;
         }
@@ -58,7 +59,11 @@ public final class Adapters {
             return marshalled;
         }
         try {
-            return ((XmlAdapter) adapter).marshal(value);
+            // One instance serves every thread, where JAXB makes one per (un)marshaller: a user's adapter need not be
+            // safe to share (a SimpleDateFormat in it wrote wrong dates under bind.threads).
+            synchronized (adapter) {
+                return ((XmlAdapter) adapter).marshal(value);
+            }
         } catch (Exception e) {
             throw new IllegalStateException("the adapter " + adapter.getClass().getName() + " cannot write a "
                     + value.getClass().getName() + ": " + e, e);
@@ -107,7 +112,7 @@ public final class Adapters {
      */
     public static Type writtenTypeOf(Field f) {
         Class<? extends XmlAdapter> declared = declaredOn(f);
-        return declared == null || isSimple(ElementNames.itemClassOf(f)) ? null : valueTypeOf(declared);
+        return declared == null || writtenWithoutAdapter(ElementNames.itemClassOf(f)) ? null : valueTypeOf(declared);
     }
 
     /** The type an adapter turns a value into for XML (its first type argument), Object when it does not say. */
@@ -122,6 +127,15 @@ public final class Adapters {
     }
 
     /**
+     * Whether a value of this class is written by the encoder itself even where an adapter is declared: a
+     * value already as the XML said it. Not a Date or Calendar, whose adapter says whether it is an
+     * xs:date, an xs:time or an xs:dateTime (xjc's javaType customisation), which the value does not.
+     */
+    private static boolean writtenWithoutAdapter(Class<?> c) {
+        return isSimple(c) && !java.util.Date.class.isAssignableFrom(c) && !java.util.Calendar.class.isAssignableFrom(c);
+    }
+
+    /**
      * Whether the encoder writes values of this class by itself, in their XML Schema form: text,
      * numbers, booleans, dates and times, durations, names, binary, enums, and the other simple
      * types JAXB binds with no adapter.
@@ -132,7 +146,8 @@ public final class Adapters {
                 || c == Double.class || c == Float.class || c == Character.class || c.isEnum() || c == byte[].class
                 || XMLGregorianCalendar.class.isAssignableFrom(c) || Duration.class.isAssignableFrom(c)
                 || c == QName.class || c == java.util.Date.class || java.util.Calendar.class.isAssignableFrom(c)
-                || c == java.net.URI.class || c == java.util.UUID.class;
+                || java.util.Date.class.isAssignableFrom(c) || c == java.net.URI.class || c == java.net.URL.class
+                || c == java.io.File.class || c == java.util.UUID.class;
     }
 
     @SuppressWarnings("rawtypes")

@@ -67,8 +67,11 @@ public final class XmlValues {
         } else if (value instanceof Character c) {
             return Integer.toString(c); // an xs:unsignedShort to JAXB
         } else if (value instanceof java.util.Date d) {
-            // An instant: JAXB keeps no zone in a Date, so it is written in UTC.
-            return d.toInstant().toString();
+            // An instant: JAXB keeps no zone in a Date, so it is written in UTC (a java.sql.Date has no toInstant()).
+            GregorianCalendar utc = new GregorianCalendar(java.util.TimeZone.getTimeZone("UTC"));
+            utc.setGregorianChange(new java.util.Date(Long.MIN_VALUE));
+            utc.setTimeInMillis(d.getTime());
+            return DATATYPES.newXMLGregorianCalendar(utc).toXMLFormat();
         } else if (value instanceof java.util.Calendar c) {
             return DATATYPES.newXMLGregorianCalendar(gregorian(c)).toXMLFormat();
         }

@@ -389,6 +389,36 @@ class UnmappedContentTest {
     @jakarta.xml.bind.annotation.XmlType(name = "Bag")
     public static class Bag {
         protected List<Object> any;
+        @jakarta.xml.bind.annotation.XmlElement(nillable = true)
+        protected List<Object> open;
+    }
+
+    /** A choice one of whose alternatives is the record's own class. */
+    @jakarta.xml.bind.annotation.XmlRootElement(name = "node")
+    @jakarta.xml.bind.annotation.XmlAccessorType(jakarta.xml.bind.annotation.XmlAccessType.FIELD)
+    @jakarta.xml.bind.annotation.XmlType(name = "Node")
+    public static class Node {
+        @jakarta.xml.bind.annotation.XmlElements({@jakarta.xml.bind.annotation.XmlElement(name = "leaf", type = Leaf.class),
+                @jakarta.xml.bind.annotation.XmlElement(name = "node", type = Node.class)})
+        protected List<Object> items;
+    }
+
+    @jakarta.xml.bind.annotation.XmlAccessorType(jakarta.xml.bind.annotation.XmlAccessType.FIELD)
+    @jakarta.xml.bind.annotation.XmlType(name = "Leaf")
+    public static class Leaf {
+        @jakarta.xml.bind.annotation.XmlAttribute
+        protected String x;
+    }
+
+    @Test
+    void whatOneRecordsChoiceItemLeftIsNotCarriedIntoTheNext() throws Exception {
+        // The last start tag of the middle record is a typed choice item: its choice was still armed for the next
+        // record's own xsi:type, and a valid record was rejected as "the type of <node>, another alternative".
+        Documents<Node> nodes = new Documents<>(Node.class);
+        String xsi = " xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'";
+        assertThat(nodes.json("<node" + xsi + " xsi:type='Node'><leaf/></node>")).isEqualTo("{\"items\":[{\"leaf\":{}}]}");
+        assertThat(nodes.json("<node" + xsi + "><leaf xsi:type='Leaf'/></node>")).isEqualTo("{\"items\":[{\"leaf\":{}}]}");
+        assertThat(nodes.json("<node" + xsi + " xsi:type='Node'><leaf/></node>")).isEqualTo("{\"items\":[{\"leaf\":{}}]}");
     }
 
     @Test
@@ -410,14 +440,19 @@ class UnmappedContentTest {
                 .contains("attribute a of <any> would be lost: its xsi:type=\"xs:int\" binds it to a plain value");
         assertThat(bags.json(head + "<any xsi:type='xs:int'>5<x/></any></bag>"))
                 .contains("element <x> is inside <any>, whose xsi:type=\"xs:int\" holds text only");
-        // Without a built-in xsi:type it is open content, kept whole.
+        // Without a built-in xsi:type it is open content, kept whole; so it is with xs:anyType's own.
         assertThat(bags.json(head + "<any a='1'>t<x>u</x></any></bag>")).startsWith("{\"any\":[{");
+        assertThat(bags.json(head + "<any xsi:type='xs:anyType' a='1'>t<x>u</x></any></bag>"))
+                .isEqualTo("{\"any\":[{\"a\":\"1\",\"x\":\"u\",\"value\":\"t\"}]}");
+        // A nil one has no text to check.
+        assertThat(bags.json(head + "<open xsi:type='xs:int' xsi:nil='true'/><open xsi:type='xs:int'>7</open></bag>"))
+                .isEqualTo("{\"open\":[null,7]}");
     }
 
     /** A repeated nillable xs:int, and an optional nillable element with a required child, as xjc binds them. */
     @jakarta.xml.bind.annotation.XmlRootElement(name = "box")
     @jakarta.xml.bind.annotation.XmlAccessorType(jakarta.xml.bind.annotation.XmlAccessType.FIELD)
-    @jakarta.xml.bind.annotation.XmlType(name = "Box", propOrder = {"n", "m", "lid"})
+    @jakarta.xml.bind.annotation.XmlType(name = "Box", propOrder = {"n", "m", "sizes", "lid"})
     public static class Box {
         @jakarta.xml.bind.annotation.XmlElement(nillable = true)
         protected List<Integer> n;
@@ -425,6 +460,10 @@ class UnmappedContentTest {
         @jakarta.xml.bind.annotation.XmlElement(nillable = true)
         @jakarta.xml.bind.annotation.adapters.XmlJavaTypeAdapter(StrictInt.class)
         protected List<Integer> m;
+        /** An xs:list: its items are never nil, only the element. */
+        @jakarta.xml.bind.annotation.XmlList
+        @jakarta.xml.bind.annotation.XmlElement(nillable = true)
+        protected List<Integer> sizes;
         @jakarta.xml.bind.annotation.XmlElementRef(name = "lid", type = jakarta.xml.bind.JAXBElement.class, required = false)
         protected jakarta.xml.bind.JAXBElement<Lid> lid;
     }
@@ -469,6 +508,7 @@ class UnmappedContentTest {
                 .isEqualTo("{\"m\":[null,null,7,null]}");
         assertThat(boxes.json(head + "<m xsi:nil='true'/></box>")).isEqualTo("{\"m\":[null]}");
         assertThat(boxes.json(head + "<n>1</n><n xsi:nil='true'/><n>3</n></box>")).isEqualTo("{\"n\":[1,null,3]}");
+        assertThat(boxes.json(head + "<sizes xsi:nil='true'/></box>")).doesNotContain("[null]");
         assertThat(boxes.json(head + "<n xsi:nil='true'/><n xsi:nil='true'/><n>7</n><n xsi:nil='true'/></box>"))
                 .isEqualTo("{\"n\":[null,null,7,null]}");
         assertThat(boxes.json(head + "<n xsi:nil='true'/></box>")).isEqualTo("{\"n\":[null]}");

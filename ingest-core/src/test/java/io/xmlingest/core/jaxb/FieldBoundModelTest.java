@@ -133,6 +133,7 @@ class FieldBoundModelTest {
         protected Unit unit;
     }
 
+    @XmlRootElement(name = "unit")
     @XmlAccessorType(XmlAccessType.FIELD)
     @jakarta.xml.bind.annotation.XmlType(name = "Unit")
     public static class Unit {
@@ -152,12 +153,75 @@ class FieldBoundModelTest {
         String xml = "<deal id='d'><when>2024-01-01T10:00:00+05:00</when><cal>2024-01-01T10:00:00.5+05:00</cal>"
                 + "<price>9.99 EUR</price><prices>1 EUR</prices><prices>2.50 GBP</prices><ch>65</ch></deal>";
         // A Date keeps no zone, so its instant is written in UTC; a Calendar keeps its own.
-        assertThat(written(Deal.class, xml)).isEqualTo("{\"id\":\"d\",\"when\":\"2024-01-01T05:00:00Z\","
+        assertThat(written(Deal.class, xml)).isEqualTo("{\"id\":\"d\",\"when\":\"2024-01-01T05:00:00.000Z\","
                 + "\"cal\":\"2024-01-01T10:00:00.500+05:00\",\"price\":\"9.99 EUR\",\"prices\":[\"1 EUR\",\"2.50 GBP\"],"
                 + "\"ch\":65}");
         assertThat(key(Deal.class, "price", xml)).isEqualTo("9.99 EUR");
-        assertThat(key(Deal.class, "when", xml)).isEqualTo("2024-01-01T05:00:00Z");
+        assertThat(key(Deal.class, "when", xml)).isEqualTo("2024-01-01T05:00:00.000Z");
         assertThat(key(Deal.class, "ch", xml)).isEqualTo("65");
+    }
+
+    /** Not safe to share between threads, as many hand-written adapters are not: JAXB makes one per unmarshaller. */
+    public static class DayAdapter extends jakarta.xml.bind.annotation.adapters.XmlAdapter<String, java.util.Date> {
+        private final java.text.SimpleDateFormat format = new java.text.SimpleDateFormat("yyyy-MM-dd");
+
+        {
+            format.setTimeZone(java.util.TimeZone.getTimeZone("UTC"));
+        }
+
+        @Override
+        public java.util.Date unmarshal(String text) throws Exception {
+            return format.parse(text);
+        }
+
+        @Override
+        public String marshal(java.util.Date value) {
+            return format.format(value);
+        }
+    }
+
+    @XmlRootElement(name = "day")
+    @XmlAccessorType(XmlAccessType.FIELD)
+    @jakarta.xml.bind.annotation.XmlType(name = "Day")
+    public static class Day {
+        /** An xs:date held in a Date: the adapter, not the Date, says it is a date and not a dateTime. */
+        @jakarta.xml.bind.annotation.adapters.XmlJavaTypeAdapter(DayAdapter.class)
+        @jakarta.xml.bind.annotation.XmlSchemaType(name = "date")
+        protected java.util.Date on;
+        protected java.net.URL home;
+    }
+
+    @Test
+    void anAdaptedDateIsWrittenByItsAdapterOnEveryThreadAlike() throws Exception {
+        // Written as a Date it was "2020-01-01T00:00:00.000Z", a dateTime the file never had.
+        assertThat(written(Day.class, "<day><on>2020-01-01</on><home>http://example.org/a</home></day>"))
+                .isEqualTo("{\"on\":\"2020-01-01\",\"home\":\"http://example.org/a\"}");
+        // One adapter instance serves every binder thread: unguarded, its SimpleDateFormat wrote wrong days.
+        JAXBContext context = JAXBContext.newInstance(Day.class);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            java.util.List<java.util.concurrent.Future<Integer>> wrong = new java.util.ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                int thread = t;
+                wrong.add(pool.submit(() -> {
+                    JsonRecordEncoder encoder = new JsonRecordEncoder();
+                    int bad = 0;
+                    for (int i = 0; i < 3000; i++) {
+                        String day = java.time.LocalDate.of(2000 + thread, 1, 1).plusDays(i % 365).toString();
+                        Object bound = context.createUnmarshaller().unmarshal(new StringReader("<day><on>" + day + "</on></day>"));
+                        if (!new String(encoder.encode(bound), StandardCharsets.UTF_8).equals("{\"on\":\"" + day + "\"}")) {
+                            bad++;
+                        }
+                    }
+                    return bad;
+                }));
+            }
+            for (java.util.concurrent.Future<Integer> w : wrong) {
+                assertThat(w.get()).isZero();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
@@ -169,6 +233,8 @@ class FieldBoundModelTest {
                 .contains("@id=").contains("@value=");
         // The key of that name is the element's, written under it, as schema-less mode has it.
         assertThat(key(Amount.class, "id", "<amount id='1'><id>e</id></amount>")).isEqualTo("e");
+        // The text is never a key, so an attribute named "value" beside it still is one.
+        assertThat(key(Unit.class, "value", "<unit value='kg'>2.5</unit>")).isEqualTo("kg");
     }
 
     @XmlRootElement(name = "linked")
