@@ -73,10 +73,16 @@ final class StrictModelPlugin extends Plugin {
     }
 
     private final Map<String, Conversion> conversions;
+    private final List<String> unenforced;
 
-    /** @param conversions by XML Schema built-in type name (int, date, ...) */
-    StrictModelPlugin(Map<String, Conversion> conversions) {
+    /**
+     * @param conversions by XML Schema built-in type name (int, date, ...)
+     * @param unenforced  receives, for each property whose type restricts it to an enumeration that xjc does not
+     *                    make a Java enum, where it is: only record.schema then holds its values to the enumeration
+     */
+    StrictModelPlugin(Map<String, Conversion> conversions, List<String> unenforced) {
         this.conversions = Map.copyOf(conversions);
+        this.unenforced = unenforced;
     }
 
     @Override
@@ -120,9 +126,43 @@ final class StrictModelPlugin extends Plugin {
             for (FieldOutline f : c.getDeclaredFields()) {
                 typedListItems(c, f);
                 whitespaceFacet(c, f);
+                unenforcedEnumeration(c, f, adapters.keySet());
             }
         }
         return true;
+    }
+
+    /**
+     * A property of a type restricted to an enumeration that xjc binds to its base type, not a Java enum (values
+     * it cannot name, such as "" or "a b", or numbers): any value of the base type binds, so only record.schema
+     * refuses one outside the enumeration. Said once at compile time, as the README says it.
+     */
+    private void unenforcedEnumeration(ClassOutline c, FieldOutline f, java.util.Set<String> enums) {
+        XSSimpleType type = simpleType(f.getPropertyInfo().getSchemaComponent());
+        if (type == null || !enumerated(type) || unenforced.size() >= 10) {
+            return;
+        }
+        JFieldVar field = c.implClass.fields().get(f.getPropertyInfo().getName(false));
+        String java = field == null ? "" : field.type().fullName();
+        if (enums.stream().anyMatch(java::contains)) {
+            return;
+        }
+        unenforced.add(c.implClass.name() + "." + f.getPropertyInfo().getName(false)
+                + (type.isLocal() ? "" : " (" + type.getName() + ")"));
+    }
+
+    /** Whether the type, or one it restricts, lists its values (xs:enumeration). */
+    private static boolean enumerated(XSSimpleType type) {
+        for (XSSimpleType t = type; t != null && !XMLConstants.W3C_XML_SCHEMA_NS_URI.equals(t.getTargetNamespace());
+             t = t.getSimpleBaseType()) {
+            if (t.isRestriction() && !t.asRestriction().getDeclaredFacets(XSFacet.FACET_ENUMERATION).isEmpty()) {
+                return true;
+            }
+            if (t == t.getSimpleBaseType()) {
+                break;
+            }
+        }
+        return false;
     }
 
     /**

@@ -84,15 +84,17 @@ public final class XjcModelCompiler {
             Element strict = strictBindings();
             S2JJAXBModel model;
             String warning = null;
+            List<String> unenforced = new ArrayList<>();
             try {
-                model = bind(schemas, packageName, strict);
+                model = bind(schemas, packageName, strict, unenforced);
             } catch (ConfigException e) {
                 if (!e.getMessage().contains("globalBindings")) {
                     throw e;
                 }
                 // xjc takes one jaxb:globalBindings per compilation, and the schema brings its own: compiled with
                 // those instead, its numbers, dates and booleans bind with JAXB's lenient parsers.
-                model = bind(schemas, packageName, null);
+                unenforced.clear();
+                model = bind(schemas, packageName, null, unenforced);
                 warning = "the schema has its own jaxb:globalBindings, and xjc takes only one, so the model was "
                         + "compiled without xmlingest's strict bindings: a number, date or boolean JAXB cannot read "
                         + "may bind as null, 0 or false instead of rejecting the record. Set record.schema to this "
@@ -107,6 +109,13 @@ public final class XjcModelCompiler {
                 candidates.add(new Candidate(m.getElement(), m.getType().getTypeClass().fullName()));
             }
             candidates.sort(Comparator.comparing(c -> c.element().toString()));
+            if (!unenforced.isEmpty()) {
+                String enums = "these properties are restricted to an enumeration that xjc binds to its base type, not "
+                        + "a Java enum (values it cannot name, such as \"\" or \"a b\", or numbers), so a value outside it "
+                        + "binds unless record.schema names this XSD: " + String.join(", ", unenforced)
+                        + (unenforced.size() >= 10 ? ", ..." : "");
+                warning = warning == null ? enums : warning + "; " + enums;
+            }
             return new Result(jar, count, candidates, warning);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -115,7 +124,7 @@ public final class XjcModelCompiler {
         }
     }
 
-    private static S2JJAXBModel bind(List<Path> schemas, String packageName, Element strict) {
+    private static S2JJAXBModel bind(List<Path> schemas, String packageName, Element strict, List<String> unenforced) {
         SchemaCompiler xjc = XJC.createSchemaCompiler();
         Errors errors = new Errors();
         xjc.setErrorListener(errors);
@@ -142,7 +151,8 @@ public final class XjcModelCompiler {
         }
         // bind() runs the active plugins; generateCode's own plugin argument is ignored. Without the strict
         // bindings, lists keep xjc's own item types and only enumerations are made strict.
-        xjc.getOptions().activePlugins.add(new StrictModelPlugin(strict == null ? Map.of() : conversions(strict)));
+        xjc.getOptions().activePlugins.add(new StrictModelPlugin(strict == null ? Map.of() : conversions(strict),
+                unenforced));
         for (Path schema : schemas) {
             if (!Files.isReadable(schema)) {
                 throw new ConfigException("--xsd", "cannot read schema " + schema.toAbsolutePath());

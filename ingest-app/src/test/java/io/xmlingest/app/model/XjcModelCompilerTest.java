@@ -74,6 +74,27 @@ class XjcModelCompilerTest {
     }
 
     @Test
+    void anEnumerationXjcDoesNotMakeAJavaEnumIsNamedInAWarning() throws Exception {
+        // Its values bind as any string or int would: only record.schema holds them to the enumeration, which the
+        // README said and model compile did not.
+        Path xsd = Files.writeString(dir.resolve("enums.xsd"), XS
+                + "  <xs:simpleType name='Odd'><xs:restriction base='xs:string'><xs:enumeration value=''/>"
+                + "<xs:enumeration value='a b'/></xs:restriction></xs:simpleType>\n"
+                + "  <xs:simpleType name='Color'><xs:restriction base='xs:string'><xs:enumeration value='red'/>"
+                + "<xs:enumeration value='blue'/></xs:restriction></xs:simpleType>\n"
+                + "  <xs:element name='v'><xs:complexType><xs:sequence><xs:element name='odd' type='t:Odd' minOccurs='0'/>"
+                + "<xs:element name='color' type='t:Color' minOccurs='0' maxOccurs='unbounded'/>"
+                + "<xs:element name='level' minOccurs='0'><xs:simpleType><xs:restriction base='xs:int'>"
+                + "<xs:enumeration value='1'/><xs:enumeration value='2'/></xs:restriction></xs:simpleType></xs:element>"
+                + "</xs:sequence></xs:complexType></xs:element>\n</xs:schema>\n");
+
+        XjcModelCompiler.Result result = XjcModelCompiler.compile(List.of(xsd), "com.example.enums", dir.resolve("e.jar"));
+
+        assertThat(result.warning()).contains("restricted to an enumeration that xjc binds to its base type",
+                "unless record.schema names this XSD: V.odd (Odd), V.level").doesNotContain("color");
+    }
+
+    @Test
     void aSchemaErrorNamesTheFileLineAndColumn() throws Exception {
         Path broken = Files.writeString(dir.resolve("broken.xsd"), XS
                 + "  <xs:element name='item' type='t:Missing'/>\n</xs:schema>\n");
