@@ -380,14 +380,14 @@ final class UnmappedContent extends Unmarshaller.Listener {
                     }
                 }
                 case XMLStreamConstants.END_ELEMENT -> {
-                    if (depth == simpleDepth) {
+                    if (simpleDepth != 0 && depth == simpleDepth) {
                         simpleDepth = 0;
                         String wrong = BuiltinTypes.notAValue(simpleType, simpleText.toString());
                         if (wrong != null) {
                             found("element <" + simpleElement + "> has xsi:type=\"xs:" + simpleType + "\", and " + wrong);
                         }
                     }
-                    if (depth == nilDepth) {
+                    if (nilDepth != 0 && depth == nilDepth) {
                         nilDepth = 0;
                         atNilEnd = true;
                     }
