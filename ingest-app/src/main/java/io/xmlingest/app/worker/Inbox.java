@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -71,6 +72,22 @@ final class Inbox {
     // Complete files of the last listing not yet claimed, oldest first, and when it was made (see claimNext).
     private final ArrayDeque<Path> listed = new ArrayDeque<>();
     private long listedAt;
+    // Files the worker could not claim while the inbox itself was fine (one it may not move: immutable, another
+    // user's under a sticky bit), by name, with when to try each again: the others are taken meanwhile.
+    private final Map<String, Long> stuck = new ConcurrentHashMap<>();
+    static final long STUCK_RETRY_MILLIS = 60_000;
+
+    /** How a file is claimed: an atomic rename into processing/; another only in tests, to make one fail. */
+    interface Mover {
+        void move(Path from, Path to) throws IOException;
+    }
+
+    private Mover claimMover = (from, to) -> Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+
+    /** For tests: claims move files this way. */
+    void claimMover(Mover mover) {
+        this.claimMover = mover;
+    }
 
     Inbox(Path inboxDir, String workerId, long settleMillis, Clock clock) {
         // Absolute, as the paths of shared work orders are (they travel as URIs): a file in sharded/ named by one
@@ -211,10 +228,17 @@ final class Inbox {
         listed.clear();
         listed.addAll(list(dir, true));
         listedAt = clock.millis();
+        Set<String> names = new HashSet<>();
+        listed.forEach(p -> names.add(p.getFileName().toString()));
+        stuck.keySet().retainAll(names); // gone, or no longer settled: its next claim is its own
     }
 
     private Optional<Path> claimListed() {
         for (Path candidate = listed.poll(); candidate != null; candidate = listed.poll()) {
+            Long retryAt = stuck.get(candidate.getFileName().toString());
+            if (retryAt != null && clock.millis() < retryAt) {
+                continue;
+            }
             if (!stillSettled(candidate)) {
                 continue;
             }
@@ -229,7 +253,8 @@ final class Inbox {
                 Files.deleteIfExists(crashSidecar(target));
                 Files.deleteIfExists(sidecar(target));
                 Files.deleteIfExists(legacyMarker(target));
-                Files.move(candidate, target, StandardCopyOption.ATOMIC_MOVE);
+                claimMover.move(candidate, target);
+                stuck.remove(candidate.getFileName().toString());
                 if (linkTarget != null && !linkTarget.isAbsolute()) {
                     // A relative link moved one folder down names nothing: point the claimed one where the original did.
                     Files.delete(target);
@@ -242,12 +267,34 @@ final class Inbox {
                 throw new IllegalStateException("the inbox " + dir + " does not support atomic renames, which claiming "
                         + "files safely needs", e);
             } catch (IOException e) {
+                if (inboxIsFine()) {
+                    // The file's trouble alone: it held up every file behind it, with the inbox reported DOWN.
+                    String name = candidate.getFileName().toString();
+                    if (stuck.put(name, clock.millis() + STUCK_RETRY_MILLIS) == null) {
+                        LOG.warn("cannot claim {}: {}; it is left in the inbox and tried again every {} s, while the "
+                                + "files behind it are taken (a file the worker may not move: another user's in an "
+                                + "inbox with the sticky bit, or immutable)", candidate, IoProblems.why(e),
+                                STUCK_RETRY_MILLIS / 1000);
+                    }
+                    continue;
+                }
                 // The inbox's trouble, not the file's: once it is back, the oldest file should not have lost its turn.
                 listed.clear();
                 throw unavailable("cannot claim", candidate, e);
             }
         }
         return Optional.empty();
+    }
+
+    /** Whether the inbox and this worker's processing/ are there and writable, so a failed claim is the file's own. */
+    private boolean inboxIsFine() {
+        return Files.isDirectory(dir) && Files.isWritable(dir) && Files.isDirectory(processing)
+                && Files.isWritable(processing);
+    }
+
+    /** Files left in the inbox because they could not be claimed (see claimListed), by name. */
+    Set<String> stuck() {
+        return Set.copyOf(stuck.keySet());
     }
 
     /** Whether a file listed a while ago is still a regular file, not modified within the settle time. */
@@ -268,6 +315,14 @@ final class Inbox {
             for (Path p : entries) {
                 String name = p.getFileName().toString();
                 if (name.startsWith(".") || name.endsWith(".part") || name.endsWith(".tmp")) {
+                    continue;
+                }
+                if (where.equals(dir) && !encodable(p)) {
+                    skipped.add(name);
+                    tellOfSkipping(name, "named in characters this JVM cannot write back into a file name (its "
+                            + "file name encoding is " + System.getProperty("sun.jnu.encoding") + "; start the worker "
+                            + "with a UTF-8 locale, such as LANG=C.UTF-8), so its claim, report and sidecars cannot be "
+                            + "named");
                     continue;
                 }
                 BasicFileAttributes a;
@@ -306,6 +361,20 @@ final class Inbox {
     }
 
     private record Listed(Path path, long modified) {
+    }
+
+    /**
+     * Whether names made from the file's can be file names: under a locale that is not UTF-8, a name
+     * with bytes outside it decodes to characters that cannot be encoded back, and building its
+     * sidecar's name threw, stopping the worker on every start before the file was claimed.
+     */
+    private static boolean encodable(Path file) {
+        try {
+            crashSidecar(file);
+            return true;
+        } catch (java.nio.file.InvalidPathException e) {
+            return false;
+        }
     }
 
     /** Entries of the inbox that are never taken and that a warning has named, while they are there. */

@@ -40,6 +40,49 @@ class InboxTest {
     }
 
     @Test
+    void aFileThatCannotBeClaimedIsPassedOverAndTriedAgainLaterWhileTheOthersAreTaken() throws IOException {
+        // As a file the worker may not move is (immutable, or another user's under a sticky bit): it held up every
+        // file behind it, and the worker reported the inbox DOWN, though the inbox was fine.
+        java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(
+                System.currentTimeMillis() + 60_000);
+        Clock clock = new Clock() {
+            @Override
+            public java.time.ZoneId getZone() {
+                return java.time.ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(java.time.ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return Instant.ofEpochMilli(now.get());
+            }
+        };
+        Inbox inbox = new Inbox(dir, "w1", 0, clock);
+        java.util.concurrent.atomic.AtomicBoolean locked = new java.util.concurrent.atomic.AtomicBoolean(true);
+        inbox.claimMover((from, to) -> {
+            if (locked.get() && from.getFileName().toString().equals("held.xml")) {
+                throw new java.nio.file.FileSystemException(from.toString(), null, "Operation not permitted");
+            }
+            Files.move(from, to, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        });
+        Files.writeString(dir.resolve("held.xml"), "<persons/>");
+        Files.setLastModifiedTime(dir.resolve("held.xml"), java.nio.file.attribute.FileTime.fromMillis(now.get() - 600_000));
+        Files.writeString(dir.resolve("next.xml"), "<persons/>");
+
+        assertThat(inbox.claimNext()).map(p -> p.getFileName().toString()).contains("next.xml");
+        assertThat(inbox.stuck()).containsExactly("held.xml");
+        assertThat(inbox.claimNext()).as("not tried again at once").isEmpty();
+        locked.set(false);
+        now.addAndGet(Inbox.STUCK_RETRY_MILLIS);
+        assertThat(inbox.claimNext()).map(p -> p.getFileName().toString()).contains("held.xml");
+        assertThat(inbox.stuck()).isEmpty();
+    }
+
+    @Test
     void anInboxGoneIsNamedNotMadeAgainAndAFileEndedMeanwhileIsMovedOnceItIsBack() throws IOException {
         Path in = dir.resolve("in");
         Inbox inbox = new Inbox(in, "w1", 0, Clock.offset(Clock.systemUTC(), java.time.Duration.ofMinutes(1)));
