@@ -32,6 +32,18 @@ final class BrokerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
+        // Checked here: the broker refused them only on starting, with its own stack trace and no option named.
+        if (port < 0 || port > 65535) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--port " + port + ": a port is 0 (any free "
+                    + "one) to 65535");
+        }
+        try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+            probe.bind(new java.net.InetSocketAddress(java.net.InetAddress.getByName(host), 0));
+        } catch (java.io.IOException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--host " + host + ": cannot listen there ("
+                    + (e instanceof java.net.UnknownHostException ? "no such host" : e.getMessage())
+                    + "); use an address of this machine, such as 127.0.0.1 or 0.0.0.0");
+        }
         EmbeddedKafkaBroker broker;
         try {
             broker = EmbeddedKafkaBroker.start(data, host, port);

@@ -72,6 +72,11 @@ public final class XjcModelCompiler {
      * @throws ConfigException naming --xsd, the file, line and column when a schema is wrong
      */
     public static Result compile(List<Path> schemas, String packageName, Path jar) {
+        if (packageName != null && !javax.lang.model.SourceVersion.isName(packageName)) {
+            // xjc reported it against a schema of its own, "datatypes.xsd", that no user has.
+            throw new ConfigException("--package", "'" + packageName + "' is not a Java package name: dot-separated "
+                    + "identifiers that are not Java keywords, such as com.example.model");
+        }
         Path work;
         try {
             work = Files.createTempDirectory("xmlingest-model");

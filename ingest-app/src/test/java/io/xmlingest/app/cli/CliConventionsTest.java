@@ -132,6 +132,13 @@ class CliConventionsTest {
             // The broker command's place for it is --data: it named the setting the other commands read.
             {"--data " + file + ": the broker data directory " + file + " cannot be used: it is a file, not a directory",
                 "broker", "--port", "0", "--data", file.toString()},
+            // A port or host the broker cannot listen on was a stack trace and exit 1, the --host one naming nothing.
+            {"--port 99999: a port is 0 (any free one) to 65535", "broker", "--port", "99999", "--data",
+                dir.resolve("b").toString()},
+            {"--host nosuchhost.invalid: cannot listen there (no such host)", "broker", "--port", "0", "--host",
+                "nosuchhost.invalid", "--data", dir.resolve("b").toString()},
+            {"--host 10.255.255.1: cannot listen there", "broker", "--port", "0", "--host", "10.255.255.1", "--data",
+                dir.resolve("b").toString()},
         };
         for (String[] c : cases) {
             PrintStream stderr = System.err;

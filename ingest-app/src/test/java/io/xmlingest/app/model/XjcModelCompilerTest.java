@@ -312,6 +312,17 @@ class XjcModelCompilerTest {
     }
 
     @Test
+    void aPackageNameThatIsNoneIsRefusedAsSuch() throws Exception {
+        Path xsd = Files.writeString(dir.resolve("p.xsd"), XS + "  <xs:element name='v' type='xs:string'/>\n</xs:schema>\n");
+        for (String bad : List.of("1bad", "a b", "com.example.class")) {
+            assertThatThrownBy(() -> XjcModelCompiler.compile(List.of(xsd), bad, dir.resolve("p.jar")))
+                    .isInstanceOf(io.xmlingest.core.error.ConfigException.class)
+                    .hasMessageContaining("'" + bad + "' is not a Java package name").hasMessageContaining("--package")
+                    .hasMessageNotContaining("datatypes.xsd");
+        }
+    }
+
+    @Test
     void xjcsAdviceIsShownAsWrittenNotHtmlEscaped() throws Exception {
         // An attribute and an element of one name: xjc asks for a jaxb:property, in a message escaped for HTML.
         Path xsd = Files.writeString(dir.resolve("clash.xsd"), XS
