@@ -30,7 +30,7 @@ public final class AppSettings {
             "The worker's identity, and with it its Kafka transactional id: a restarted worker with the same id "
                     + "fences its predecessor and resumes its files. Empty: derived from the host name and the inbox "
                     + "path. Two workers sharing an inbox need distinct ids.",
-            v -> v.matches("[A-Za-z0-9._-]*") ? null : "may hold only letters, digits, '.', '_' and '-'");
+            v -> v.matches("[A-Za-z0-9._-]*") ? null : "may hold only ASCII letters and digits, '.', '_' and '-'");
 
     public static final Setting<Long> INBOX_POLL_MS = Setting.of("inbox.poll.interval.ms", SettingType.LONG, 250L,
             "How often the worker looks for new files in the inbox.", between(10, 3_600_000));

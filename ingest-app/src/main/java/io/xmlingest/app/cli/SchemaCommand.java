@@ -6,7 +6,6 @@ import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.encode.JsonSchemaWriter;
 import io.xmlingest.core.error.ConfigException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,7 +45,9 @@ final class SchemaCommand implements Callable<Integer> {
             try {
                 Files.writeString(out, schema, StandardCharsets.UTF_8);
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot write the schema to " + out, e);
+                // The place named is the fault, as with any bad option: exit 2 naming it, not 1 with a stack trace.
+                throw new ConfigException("--out", "cannot write the schema to " + out.toAbsolutePath() + ": "
+                        + io.xmlingest.core.error.IoProblems.why(e));
             }
         }
         return ExitCodes.OK;

@@ -55,6 +55,11 @@ public final class SettingsOptions {
         }
         Properties p = new Properties();
         try (Reader r = Files.newBufferedReader(configFile)) {
+            // A byte order mark, as Windows editors write: it became part of the first key ("\ufefftopic").
+            r.mark(1);
+            if (r.read() != '\ufeff') {
+                r.reset();
+            }
             p.load(r);
         } catch (IOException e) {
             throw new ConfigException("--config", "cannot read config file " + configFile.toAbsolutePath() + ": "

@@ -36,17 +36,28 @@ public final class HttpEndpoints implements AutoCloseable {
      * Listens and answers until closed.
      *
      * @param port 0 picks a free one; see {@link #port()}
-     * @throws ConfigException if the address cannot be bound (naming http.port)
+     * @throws ConfigException if the address cannot be bound (naming http.port, or http.host when no port of it can)
      */
+    /** Whether some port of {@code host} can be listened on: whether it is an address of this machine. */
+    private static boolean listensOn(String host) {
+        try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+            probe.bind(new InetSocketAddress(host, 0));
+            return true;
+        } catch (IOException | IllegalArgumentException e) {
+            return false;
+        }
+    }
+
     public static HttpEndpoints start(String host, int port, Metrics metrics, Supplier<Health> health) {
         EndpointRouter router = new EndpointRouter(metrics, health);
         HttpServer server;
         try {
             server = HttpServer.create(new InetSocketAddress(host, port), 0);
         } catch (IOException e) {
-            // Another port (or none) is the fix, so it is a setting's fault, reported before anything is done.
-            throw new ConfigException(AppSettings.HTTP_PORT.key(), "cannot listen for /health and /metrics on " + host + ":"
-                    + port + ": " + e.getMessage());
+            // Another port (or none) is the fix, so it is a setting's fault, reported before anything is done: the
+            // host's, when no port of it can be listened on (it was put down to http.port).
+            throw new ConfigException(listensOn(host) ? AppSettings.HTTP_PORT.key() : AppSettings.HTTP_HOST.key(),
+                    "cannot listen for /health and /metrics on " + host + ":" + port + ": " + e.getMessage());
         }
         ExecutorService executor = Executors.newFixedThreadPool(THREADS, daemonThreads());
         server.setExecutor(executor);

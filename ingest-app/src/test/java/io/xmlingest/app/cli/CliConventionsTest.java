@@ -85,6 +85,15 @@ class CliConventionsTest {
     }
 
     @Test
+    void aConfigFileWithAByteOrderMarkIsReadAsWritten(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        // As a Windows editor saves it: the mark became part of the first key, "unknown config file key \ufefftopic".
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("w.properties"),
+                "\ufefftopic=orders\npage.max.records=20\n");
+        assertThat(Main.run("config", "--config", file.toString())).isZero();
+    }
+
+    @Test
     void configRefusesARecordClassThatDoesNotLoadAsIngestDoes() {
         assertThat(Main.run("config", "-s", "record.class=io.xmlingest.sample.persons.Person")).isZero();
         assertThat(Main.run("config", "-s", "record.class=-")).isZero();
@@ -132,6 +141,9 @@ class CliConventionsTest {
             // The broker command's place for it is --data: it named the setting the other commands read.
             {"--data " + file + ": the broker data directory " + file + " cannot be used: it is a file, not a directory",
                 "broker", "--port", "0", "--data", file.toString()},
+            // A place the schema cannot be written: exit 1 and a stack trace.
+            {"cannot write the schema to " + file.resolve("sub").resolve("s.json").toAbsolutePath(), "schema", "--out",
+                file.resolve("sub").resolve("s.json").toString()},
             // A port or host the broker cannot listen on was a stack trace and exit 1, the --host one naming nothing.
             {"--port 99999: a port is 0 (any free one) to 65535", "broker", "--port", "99999", "--data",
                 dir.resolve("b").toString()},

@@ -142,6 +142,11 @@ class HttpEndpointsTest {
                 .isInstanceOf(io.xmlingest.core.error.ConfigException.class)
                 .hasMessageStartingWith("cannot listen for /health and /metrics on 127.0.0.1:" + taken + ": ")
                 .hasMessageEndingWith("(setting: http.port)");
+        // An address that is not this machine's: no port helps, so it is http.host's fault, not http.port's.
+        assertThatThrownBy(() -> HttpEndpoints.start("10.255.255.1", 0, metrics, health::get))
+                .isInstanceOf(io.xmlingest.core.error.ConfigException.class)
+                .hasMessageStartingWith("cannot listen for /health and /metrics on 10.255.255.1:0: ")
+                .hasMessageEndingWith("(setting: http.host)");
     }
 
     @Test

@@ -177,8 +177,8 @@ final class FileMessages {
     }
 
     private static void writePosition(JsonGenerator g, ErrorLocation where) throws IOException {
-        if (where == null) {
-            return;
+        if (where == null || (where.recordIndex() < 0 && where.line() <= 0 && where.byteOffset() < 0)) {
+            return; // nothing known of it (an empty file): left out, not {}
         }
         g.writeObjectFieldStart("position");
         if (where.recordIndex() >= 0) {
