@@ -69,6 +69,9 @@ final class Inbox {
     private final Clock clock;
     // Inbox entries that can never be taken, each told of once while it is there.
     private final Set<String> toldOfSkipping = ConcurrentHashMap.newKeySet();
+    // Files modified ahead of this machine's clock, each told of once while it waits.
+    private final Set<String> toldOfFuture = ConcurrentHashMap.newKeySet();
+    static final long FUTURE_TOLERANCE_MILLIS = 5_000;
     // Complete files of the last listing not yet claimed, oldest first, and when it was made (see claimNext).
     private final ArrayDeque<Path> listed = new ArrayDeque<>();
     private long listedAt;
@@ -311,6 +314,7 @@ final class Inbox {
         List<Listed> files = new ArrayList<>();
         long now = clock.millis();
         Set<String> skipped = new HashSet<>();
+        Set<String> future = new HashSet<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(where)) {
             for (Path p : entries) {
                 String name = p.getFileName().toString();
@@ -344,6 +348,16 @@ final class Inbox {
                     continue;
                 }
                 if (settledOnly && now - a.lastModifiedTime().toMillis() < settleMillis) {
+                    long ahead = a.lastModifiedTime().toMillis() - now;
+                    if (where.equals(dir) && ahead > FUTURE_TOLERANCE_MILLIS) {
+                        future.add(name);
+                        if (toldOfFuture.add(name)) {
+                            // It waited without a word, with the worker reported healthy.
+                            LOG.warn("{} in the inbox was modified {} s in the future by this machine's clock (clock skew, "
+                                    + "or a copy that kept its time): it is taken once that time is {} past", name,
+                                    ahead / 1000, AppSettings.INBOX_SETTLE_MS.key());
+                        }
+                    }
                     continue;
                 }
                 files.add(new Listed(p, a.lastModifiedTime().toMillis()));
@@ -353,6 +367,7 @@ final class Inbox {
         }
         if (where.equals(dir)) {
             toldOfSkipping.retainAll(skipped);
+            toldOfFuture.retainAll(future);
         }
         // By the times read while listing: reading them again while sorting cost a file system call per comparison,
         // and a time that changed mid-sort could break the comparator's contract.
@@ -375,6 +390,11 @@ final class Inbox {
         } catch (java.nio.file.InvalidPathException e) {
             return false;
         }
+    }
+
+    /** Files of the inbox modified ahead of this machine's clock, that a warning has named while they wait. */
+    Set<String> ahead() {
+        return Set.copyOf(toldOfFuture);
     }
 
     /** Entries of the inbox that are never taken and that a warning has named, while they are there. */

@@ -40,6 +40,22 @@ class InboxTest {
     }
 
     @Test
+    void aFileModifiedInTheFutureWaitsAndIsNamed() throws IOException {
+        // Clock skew, or a copy that kept its time: it waited without a word while the worker was reported healthy.
+        Inbox inbox = new Inbox(dir, "w1", 0, Clock.systemUTC());
+        Files.writeString(dir.resolve("later.xml"), "<persons/>");
+        Files.setLastModifiedTime(dir.resolve("later.xml"),
+                java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 600_000));
+        assertThat(inbox.claimNext()).isEmpty();
+        assertThat(inbox.ahead()).containsExactly("later.xml");
+        Files.setLastModifiedTime(dir.resolve("later.xml"),
+                java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 60_000));
+        assertThat(inbox.claimNext()).map(p -> p.getFileName().toString()).contains("later.xml");
+        inbox.claimNext();
+        assertThat(inbox.ahead()).isEmpty();
+    }
+
+    @Test
     void aFileThatCannotBeClaimedIsPassedOverAndTriedAgainLaterWhileTheOthersAreTaken() throws IOException {
         // As a file the worker may not move is (immutable, or another user's under a sticky bit): it held up every
         // file behind it, and the worker reported the inbox DOWN, though the inbox was fine.
