@@ -18,7 +18,8 @@ final class ModelCommand implements Runnable {
 
     @Override
     public void run() {
-        spec.commandLine().usage(System.err);
+        // As the bare command does: a usage error, exit 2 (it printed its usage and exited 0).
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "Missing required subcommand: compile");
     }
 
     @Command(name = "compile", mixinStandardHelpOptions = true,

@@ -82,6 +82,8 @@ class CliConventionsTest {
             assertThat(readme).contains("`" + code + "`");
         }
         assertThat(Main.run("config", "-s", "no.such.key=1")).isEqualTo(ExitCodes.USAGE);
+        // As the bare command: model without its subcommand printed its usage and exited 0.
+        assertThat(Main.run("model")).isEqualTo(ExitCodes.USAGE);
     }
 
     @Test
