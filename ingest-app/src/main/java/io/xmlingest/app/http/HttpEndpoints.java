@@ -38,16 +38,6 @@ public final class HttpEndpoints implements AutoCloseable {
      * @param port 0 picks a free one; see {@link #port()}
      * @throws ConfigException if the address cannot be bound (naming http.port, or http.host when no port of it can)
      */
-    /** Whether some port of {@code host} can be listened on: whether it is an address of this machine. */
-    private static boolean listensOn(String host) {
-        try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
-            probe.bind(new InetSocketAddress(host, 0));
-            return true;
-        } catch (IOException | IllegalArgumentException e) {
-            return false;
-        }
-    }
-
     public static HttpEndpoints start(String host, int port, Metrics metrics, Supplier<Health> health) {
         EndpointRouter router = new EndpointRouter(metrics, health);
         HttpServer server;
@@ -70,6 +60,16 @@ public final class HttpEndpoints implements AutoCloseable {
             throw e;
         }
         return endpoints;
+    }
+
+    /** Whether some port of {@code host} can be listened on: whether it is an address of this machine. */
+    private static boolean listensOn(String host) {
+        try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+            probe.bind(new InetSocketAddress(host, 0));
+            return true;
+        } catch (IOException | IllegalArgumentException e) {
+            return false;
+        }
     }
 
     public int port() {

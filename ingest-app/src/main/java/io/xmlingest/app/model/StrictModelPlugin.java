@@ -139,7 +139,7 @@ final class StrictModelPlugin extends Plugin {
      */
     private void unenforcedEnumeration(ClassOutline c, FieldOutline f, java.util.Set<String> enums) {
         XSSimpleType type = simpleType(f.getPropertyInfo().getSchemaComponent());
-        if (type == null || !enumerated(type) || unenforced.size() >= 10) {
+        if (type == null || !enumerated(type) || unenforced.size() > 10) {
             return;
         }
         JFieldVar field = c.implClass.fields().get(f.getPropertyInfo().getName(false));

@@ -117,8 +117,9 @@ public final class XjcModelCompiler {
             if (!unenforced.isEmpty()) {
                 String enums = "these properties are restricted to an enumeration that xjc binds to its base type, not "
                         + "a Java enum (values it cannot name, such as \"\" or \"a b\", or numbers), so a value outside it "
-                        + "binds unless record.schema names this XSD: " + String.join(", ", unenforced)
-                        + (unenforced.size() >= 10 ? ", ..." : "");
+                        + "binds unless record.schema names this XSD: "
+                        + String.join(", ", unenforced.subList(0, Math.min(10, unenforced.size())))
+                        + (unenforced.size() > 10 ? ", ..." : "");
                 warning = warning == null ? enums : warning + "; " + enums;
             }
             return new Result(jar, count, candidates, warning);

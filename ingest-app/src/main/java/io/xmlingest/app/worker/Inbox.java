@@ -249,6 +249,7 @@ final class Inbox {
             if (Files.exists(target)) {
                 continue; // a file of that name is still in hand; this one waits its turn
             }
+            boolean moved = false;
             try {
                 Path linkTarget = Files.isSymbolicLink(candidate) ? Files.readSymbolicLink(candidate) : null;
                 // Left by a file of this name that ended while the worker died moving it on: not this file's. A stale
@@ -257,6 +258,7 @@ final class Inbox {
                 Files.deleteIfExists(sidecar(target));
                 Files.deleteIfExists(legacyMarker(target));
                 claimMover.move(candidate, target);
+                moved = true;
                 stuck.remove(candidate.getFileName().toString());
                 if (linkTarget != null && !linkTarget.isAbsolute()) {
                     // A relative link moved one folder down names nothing: point the claimed one where the original did.
@@ -270,7 +272,7 @@ final class Inbox {
                 throw new IllegalStateException("the inbox " + dir + " does not support atomic renames, which claiming "
                         + "files safely needs", e);
             } catch (IOException e) {
-                if (inboxIsFine()) {
+                if (!moved && refusedToThisFile(e) && inboxIsFine()) {
                     // The file's trouble alone: it held up every file behind it, with the inbox reported DOWN.
                     String name = candidate.getFileName().toString();
                     if (stuck.put(name, clock.millis() + STUCK_RETRY_MILLIS) == null) {
@@ -287,6 +289,15 @@ final class Inbox {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Whether a failed claim's error is a refusal to move this one file (EACCES, EPERM), not the file system's
+     * trouble (a full disk, an I/O error), which stays the inbox's.
+     */
+    private static boolean refusedToThisFile(IOException e) {
+        return e instanceof java.nio.file.AccessDeniedException || (e instanceof java.nio.file.FileSystemException f
+                && "Operation not permitted".equals(f.getReason()));
     }
 
     /** Whether the inbox and this worker's processing/ are there and writable, so a failed claim is the file's own. */

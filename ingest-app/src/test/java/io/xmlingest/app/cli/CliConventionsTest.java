@@ -151,7 +151,7 @@ class CliConventionsTest {
                 dir.resolve("b").toString()},
             {"--host nosuchhost.invalid: cannot listen there (no such host)", "broker", "--port", "0", "--host",
                 "nosuchhost.invalid", "--data", dir.resolve("b").toString()},
-            {"--host 10.255.255.1: cannot listen there", "broker", "--port", "0", "--host", "10.255.255.1", "--data",
+            {"--host 192.0.2.1: cannot listen there", "broker", "--port", "0", "--host", "192.0.2.1", "--data",
                 dir.resolve("b").toString()},
         };
         for (String[] c : cases) {

@@ -143,9 +143,9 @@ class HttpEndpointsTest {
                 .hasMessageStartingWith("cannot listen for /health and /metrics on 127.0.0.1:" + taken + ": ")
                 .hasMessageEndingWith("(setting: http.port)");
         // An address that is not this machine's: no port helps, so it is http.host's fault, not http.port's.
-        assertThatThrownBy(() -> HttpEndpoints.start("10.255.255.1", 0, metrics, health::get))
+        assertThatThrownBy(() -> HttpEndpoints.start("192.0.2.1", 0, metrics, health::get))
                 .isInstanceOf(io.xmlingest.core.error.ConfigException.class)
-                .hasMessageStartingWith("cannot listen for /health and /metrics on 10.255.255.1:0: ")
+                .hasMessageStartingWith("cannot listen for /health and /metrics on 192.0.2.1:0: ")
                 .hasMessageEndingWith("(setting: http.host)");
     }
 

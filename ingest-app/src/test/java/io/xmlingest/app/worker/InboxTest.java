@@ -40,6 +40,20 @@ class InboxTest {
     }
 
     @Test
+    void aFileSystemInTroubleIsTheInboxsNotOneFilesEvenWithTheFoldersWritable() throws IOException {
+        // A full disk fails every claim: each file taken for stuck, one by one, would leave the worker reported healthy
+        // while it takes nothing.
+        Inbox inbox = inbox();
+        inbox.claimMover((from, to) -> {
+            throw new java.nio.file.FileSystemException(from.toString(), null, "No space left on device");
+        });
+        Files.writeString(dir.resolve("a.xml"), "<persons/>");
+        assertThatThrownBy(inbox::claimNext).isInstanceOf(InboxUnavailableException.class)
+                .hasMessageContaining("No space left on device");
+        assertThat(inbox.stuck()).isEmpty();
+    }
+
+    @Test
     void aFileModifiedInTheFutureWaitsAndIsNamed() throws IOException {
         // Clock skew, or a copy that kept its time: it waited without a word while the worker was reported healthy.
         Inbox inbox = new Inbox(dir, "w1", 0, Clock.systemUTC());
@@ -91,9 +105,12 @@ class InboxTest {
 
         assertThat(inbox.claimNext()).map(p -> p.getFileName().toString()).contains("next.xml");
         assertThat(inbox.stuck()).containsExactly("held.xml");
-        assertThat(inbox.claimNext()).as("not tried again at once").isEmpty();
+        // Movable now, but not tried again before its minute is up.
         locked.set(false);
-        now.addAndGet(Inbox.STUCK_RETRY_MILLIS);
+        assertThat(inbox.claimNext()).as("not tried again at once").isEmpty();
+        now.addAndGet(Inbox.STUCK_RETRY_MILLIS - 1);
+        assertThat(inbox.claimNext()).as("nor a moment before the minute").isEmpty();
+        now.addAndGet(1);
         assertThat(inbox.claimNext()).map(p -> p.getFileName().toString()).contains("held.xml");
         assertThat(inbox.stuck()).isEmpty();
     }
