@@ -73,24 +73,7 @@ class InboxTest {
     void aFileThatCannotBeClaimedIsPassedOverAndTriedAgainLaterWhileTheOthersAreTaken() throws IOException {
         // As a file the worker may not move is (immutable, or another user's under a sticky bit): it held up every
         // file behind it, and the worker reported the inbox DOWN, though the inbox was fine.
-        java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(
-                System.currentTimeMillis() + 60_000);
-        Clock clock = new Clock() {
-            @Override
-            public java.time.ZoneId getZone() {
-                return java.time.ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(java.time.ZoneId zone) {
-                return this;
-            }
-
-            @Override
-            public Instant instant() {
-                return Instant.ofEpochMilli(now.get());
-            }
-        };
+        MovingClock clock = new MovingClock(Instant.now().plusSeconds(60));
         Inbox inbox = new Inbox(dir, "w1", 0, clock);
         java.util.concurrent.atomic.AtomicBoolean locked = new java.util.concurrent.atomic.AtomicBoolean(true);
         inbox.claimMover((from, to) -> {
@@ -100,7 +83,7 @@ class InboxTest {
             Files.move(from, to, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         });
         Files.writeString(dir.resolve("held.xml"), "<persons/>");
-        Files.setLastModifiedTime(dir.resolve("held.xml"), java.nio.file.attribute.FileTime.fromMillis(now.get() - 600_000));
+        Files.setLastModifiedTime(dir.resolve("held.xml"), java.nio.file.attribute.FileTime.fromMillis(clock.millis() - 600_000));
         Files.writeString(dir.resolve("next.xml"), "<persons/>");
 
         assertThat(inbox.claimNext()).map(p -> p.getFileName().toString()).contains("next.xml");
@@ -108,9 +91,9 @@ class InboxTest {
         // Movable now, but not tried again before its minute is up.
         locked.set(false);
         assertThat(inbox.claimNext()).as("not tried again at once").isEmpty();
-        now.addAndGet(Inbox.STUCK_RETRY_MILLIS - 1);
+        clock.advance(Inbox.STUCK_RETRY_MILLIS - 1);
         assertThat(inbox.claimNext()).as("nor a moment before the minute").isEmpty();
-        now.addAndGet(1);
+        clock.advance(1);
         assertThat(inbox.claimNext()).map(p -> p.getFileName().toString()).contains("held.xml");
         assertThat(inbox.stuck()).isEmpty();
     }
