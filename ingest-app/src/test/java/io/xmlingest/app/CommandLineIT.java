@@ -336,10 +336,11 @@ class CommandLineIT {
         assertThat(negative.exit()).isEqualTo(2);
         assertThat(negative.stderr()).contains("--max must be 0 or more, not -1");
 
+        // The option names a place that cannot be written: a usage error naming it, as other options' are.
         Result unwritable = run("schema", "--out", "no-such-dir/x.json");
-        assertThat(unwritable.exit()).isEqualTo(1);
-        assertThat(unwritable.stderr()).contains("cannot write the schema to no-such-dir/x.json: no such file or directory")
-                .doesNotContain("\tat ");
+        assertThat(unwritable.exit()).isEqualTo(2);
+        assertThat(unwritable.stderr()).contains("cannot write the schema to ")
+                .contains("no-such-dir/x.json: no such file or directory (setting: --out)").doesNotContain("\tat ");
 
         Result help = run("ingest", "--help");
         assertThat(help.exit()).isZero();
