@@ -1,5 +1,6 @@
 package io.xmlingest.core.bind;
 
+import io.xmlingest.core.jaxb.Adapters;
 import io.xmlingest.core.jaxb.ElementNames;
 import io.xmlingest.core.jaxb.JaxbProperties;
 import io.xmlingest.core.jaxb.JaxbProperty;
@@ -23,8 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.xml.XMLConstants;
-import javax.xml.datatype.Duration;
-import javax.xml.datatype.XMLGregorianCalendar;
 import javax.xml.namespace.QName;
 import javax.xml.stream.Location;
 import javax.xml.stream.XMLStreamConstants;
@@ -720,13 +719,7 @@ final class UnmappedContent extends Unmarshaller.Listener {
      * (a class, DOM, a type variable) may keep attributes and is not looked at here.
      */
     private static boolean plain(Type t) {
-        if (!(t instanceof Class<?> c)) {
-            return false;
-        }
-        return c.isPrimitive() || c.isEnum() || c == String.class || Number.class.isAssignableFrom(c)
-                || c == Boolean.class || c == Character.class || c == byte[].class
-                || XMLGregorianCalendar.class.isAssignableFrom(c) || Duration.class.isAssignableFrom(c)
-                || c == QName.class || c == java.util.Date.class || java.util.Calendar.class.isAssignableFrom(c)
-                || c == java.net.URI.class || c == java.util.UUID.class;
+        // The simple types the encoder writes as they are, one list for both (this one had lost URL and File).
+        return t instanceof Class<?> c && (Adapters.isSimple(c) || Number.class.isAssignableFrom(c));
     }
 }

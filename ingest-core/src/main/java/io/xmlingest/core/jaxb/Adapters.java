@@ -145,7 +145,7 @@ public final class Adapters {
                 || c == Short.class || c == Byte.class || c == BigDecimal.class || c == BigInteger.class
                 || c == Double.class || c == Float.class || c == Character.class || c.isEnum() || c == byte[].class
                 || XMLGregorianCalendar.class.isAssignableFrom(c) || Duration.class.isAssignableFrom(c)
-                || c == QName.class || c == java.util.Date.class || java.util.Calendar.class.isAssignableFrom(c)
+                || c == QName.class || java.util.Calendar.class.isAssignableFrom(c)
                 || java.util.Date.class.isAssignableFrom(c) || c == java.net.URI.class || c == java.net.URL.class
                 || c == java.io.File.class || c == java.util.UUID.class;
     }
