@@ -16,7 +16,6 @@ import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -627,7 +626,7 @@ final class UnmappedContent extends Unmarshaller.Listener {
                 case CHOICE -> {
                     text |= p.names().mixed();
                     // JAXB keeps the last item of a choice held once: any second one, of any of its names, is lost.
-                    int index = repeats(p.field()) ? -1 : once++;
+                    int index = ElementNames.repeats(p.field()) ? -1 : once++;
                     for (ElementNames.Alternative a : p.names().alternatives()) {
                         Class<?> held = a.type();
                         add(children, a.name(), new Child(a.namespace(), index, plain(held), a.nillable(), false,
@@ -643,8 +642,8 @@ final class UnmappedContent extends Unmarshaller.Listener {
                 }
                 case ELEMENT -> {
                     Field f = p.field();
-                    boolean repeats = repeats(f);
-                    Type item = itemType(f, repeats);
+                    boolean repeats = ElementNames.repeats(f);
+                    Type item = ElementNames.itemTypeOf(f);
                     boolean wrapped = item instanceof ParameterizedType w && w.getRawType() == JAXBElement.class;
                     XmlElement element = f.getAnnotation(XmlElement.class);
                     // xjc keeps an optional nillable element as a JAXBElement, which can say nil.
@@ -693,25 +692,11 @@ final class UnmappedContent extends Unmarshaller.Listener {
 
     /** The class of one item of the field: its own, or a list's item class; null when that is not a class. */
     private static Class<?> itemClass(Field f) {
-        Type item = itemType(f, repeats(f));
-        return item instanceof Class<?> c ? c : null;
+        return ElementNames.itemTypeOf(f) instanceof Class<?> c ? c : null;
     }
 
     private static void add(Map<String, Child> children, String localName, Child child) {
         children.merge(localName, child, (had, added) -> added.with(had));
-    }
-
-    private static boolean repeats(Field f) {
-        return Collection.class.isAssignableFrom(f.getType()) || (f.getType().isArray() && f.getType() != byte[].class);
-    }
-
-    /** The type one element of the property binds to: a list's or an array's item type, else the field's. */
-    private static Type itemType(Field f, boolean repeats) {
-        if (!repeats) {
-            return f.getGenericType();
-        }
-        return f.getType().isArray() ? f.getType().getComponentType()
-                : f.getGenericType() instanceof ParameterizedType p ? p.getActualTypeArguments()[0] : Object.class;
     }
 
     /**

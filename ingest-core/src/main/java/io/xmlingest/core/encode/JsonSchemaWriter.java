@@ -191,8 +191,7 @@ public final class JsonSchemaWriter {
             List<Object> alternatives = new ArrayList<>();
             for (XmlElement e : choice.value()) {
                 alternatives.add(e.type() == XmlElement.DEFAULT.class
-                        ? valueSchema(f.getGenericType() instanceof ParameterizedType item
-                                ? item.getActualTypeArguments()[0] : Object.class, xsdType)
+                        ? valueSchema(ElementNames.itemTypeOf(f), xsdType)
                         : valueSchema(e.type(), xsdType));
             }
             return map("type", "array", "items", map("anyOf", alternatives));

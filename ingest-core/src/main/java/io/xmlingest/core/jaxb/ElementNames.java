@@ -250,18 +250,25 @@ public final class ElementNames {
 
     /** The class of one item of a field: a collection's or an array's item class, else the field's. */
     static Class<?> itemClassOf(Field f) {
-        if (f.getType().isArray() && f.getType() != byte[].class) {
-            return f.getType().getComponentType();
+        java.lang.reflect.Type item = itemTypeOf(f);
+        if (item instanceof ParameterizedType p) {
+            item = p.getRawType();
         }
-        if (Collection.class.isAssignableFrom(f.getType())) {
-            java.lang.reflect.Type item = f.getGenericType() instanceof ParameterizedType p
-                    ? p.getActualTypeArguments()[0] : Object.class;
-            if (item instanceof ParameterizedType p) {
-                item = p.getRawType();
-            }
-            return item instanceof Class<?> c ? c : Object.class;
+        return item instanceof Class<?> c ? c : Object.class;
+    }
+
+    /** Whether the field holds several elements' values: a collection, or an array other than binary's byte[]. */
+    public static boolean repeats(Field f) {
+        return Collection.class.isAssignableFrom(f.getType()) || (f.getType().isArray() && f.getType() != byte[].class);
+    }
+
+    /** The type one element of the property binds to: a list's or an array's item type, else the field's. */
+    public static java.lang.reflect.Type itemTypeOf(Field f) {
+        if (!repeats(f)) {
+            return f.getGenericType();
         }
-        return f.getType();
+        return f.getType().isArray() ? f.getType().getComponentType()
+                : f.getGenericType() instanceof ParameterizedType p ? p.getActualTypeArguments()[0] : Object.class;
     }
 
     private String named(QName name) {

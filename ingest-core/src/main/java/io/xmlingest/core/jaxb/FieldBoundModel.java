@@ -86,12 +86,7 @@ public final class FieldBoundModel {
 
     /** The class one value of the field is: a list's items, what a JAXBElement holds. */
     private static Class<?> heldClass(java.lang.reflect.Field f) {
-        java.lang.reflect.Type t = f.getGenericType();
-        if (java.util.Collection.class.isAssignableFrom(f.getType())) {
-            t = t instanceof java.lang.reflect.ParameterizedType p ? p.getActualTypeArguments()[0] : Object.class;
-        } else if (f.getType().isArray() && f.getType() != byte[].class) {
-            t = f.getType().getComponentType();
-        }
+        java.lang.reflect.Type t = ElementNames.itemTypeOf(f);
         if (t instanceof java.lang.reflect.ParameterizedType p && p.getRawType() == jakarta.xml.bind.JAXBElement.class) {
             t = p.getActualTypeArguments()[0];
         }
