@@ -89,7 +89,8 @@ public final class AppSettings {
                     + "memory), and the same content is ingested as a new file. 0: remembered for ever, one entry per "
                     + "file in each worker's memory and on the compacted topic. Otherwise at least an hour (3600000); "
                     + "days are the usual choice: longer than anyone might drop a file again by mistake.",
-            v -> v == 0 || v >= COMPLETED_RETENTION_MIN_MS ? null : "must be 0 (for ever) or at least 3600000 (an hour)");
+            Validators.rule("0, or at least 3,600,000",
+                    v -> v == 0 || v >= COMPLETED_RETENTION_MIN_MS ? null : "must be 0 (for ever) or at least 3600000 (an hour)"));
 
     public static final Setting<Integer> FILE_MAX_CRASHES = Setting.of("worker.file.max.crashes", SettingType.INT, 3,
             "How many times a file may stop the worker on an unexpected error (a fault in xmlingest or in the "

@@ -13,7 +13,7 @@ public final class ConfigDocPrinter {
         s.append("|---|---|---|---|---|\n");
         for (Setting<?> setting : settings) {
             s.append("| `").append(setting.documentedKey()).append("` | `").append(setting.documentedEnvVar()).append("` | ")
-                    .append(setting.type().name()).append(" | ")
+                    .append(setting.type().name()).append(setting.allowed().map(a -> ", " + a).orElse("")).append(" | ")
                     .append(defaultText(setting)).append(" | ")
                     .append(setting.doc().replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;"))
                     .append(" |\n");

@@ -133,7 +133,8 @@ public final class IngestSettings {
             SettingType.INT, -1,
             "Replication factor of each topic xmlingest creates (records, dead letters, status, checkpoints, work); "
                     + "-1 takes the broker's default.",
-            v -> v == -1 || (v >= 1 && v <= Short.MAX_VALUE) ? null : "must be -1 or between 1 and 32767");
+            Validators.rule("-1, or 1 to 32,767",
+                    v -> v == -1 || (v >= 1 && v <= Short.MAX_VALUE) ? null : "must be -1 or between 1 and 32767"));
 
     public static final Setting<Long> TOPIC_READY_TIMEOUT_MS = Setting.of("topic.ready.timeout.ms", SettingType.LONG,
             60_000L,

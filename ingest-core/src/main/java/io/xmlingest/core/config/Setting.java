@@ -156,6 +156,11 @@ public final class Setting<T> {
         return doc;
     }
 
+    /** The values the setting's check lets through, in words, where the check can say (a range, a list). */
+    public Optional<String> allowed() {
+        return validator instanceof Validators.Rule<?> rule ? Optional.of(rule.allowed()) : Optional.empty();
+    }
+
     /**
      * The environment variable that sets this key: XMLINGEST_ then the key upper-cased, dots and
      * dashes as underscores. For a family, the prefix every member's variable starts with.

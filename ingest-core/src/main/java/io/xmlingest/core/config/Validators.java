@@ -3,6 +3,7 @@ package io.xmlingest.core.config;
 import java.io.StringReader;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
@@ -14,20 +15,46 @@ public final class Validators {
     private Validators() {
     }
 
-    public static <N extends Number> Function<N, String> between(long min, long max) {
-        return v -> v.longValue() < min || v.longValue() > max
-                ? "must be between " + min + " and " + max : null;
+    /**
+     * A check that can say in words which values it lets through, so the config table states the
+     * bounds the code enforces rather than a copy of them that could drift.
+     */
+    public interface Rule<T> extends Function<T, String> {
+        /** The values allowed, such as "1 to 100,000" or "reject or drop". */
+        String allowed();
+    }
+
+    /** A check that cannot be put as a range or a list, with {@code allowed} saying what it lets through. */
+    public static <T> Rule<T> rule(String allowed, Function<T, String> check) {
+        return new Rule<>() {
+            public String apply(T value) { return check.apply(value); }
+            public String allowed() { return allowed; }
+        };
+    }
+
+    public static <N extends Number> Rule<N> between(long min, long max) {
+        return rule(range(String.format(Locale.ROOT, "%,d", min), String.format(Locale.ROOT, "%,d", max), max),
+                v -> v.longValue() < min || v.longValue() > max ? "must be between " + min + " and " + max : null);
     }
 
     /** As {@link #between}, for a byte count, with the bounds written as the setting takes them (1MiB, not 1048576). */
-    public static Function<Long, String> bytesBetween(long min, long max) {
-        return v -> v < min || v > max
-                ? "must be between " + SettingType.BYTES.format(min) + " and " + SettingType.BYTES.format(max) : null;
+    public static Rule<Long> bytesBetween(long min, long max) {
+        String low = SettingType.BYTES.format(min);
+        String high = SettingType.BYTES.format(max);
+        return rule(range(low, high, max),
+                v -> v < min || v > max ? "must be between " + low + " and " + high : null);
     }
 
-    public static Function<String, String> oneOf(String... allowed) {
+    /** A type's own largest value is no bound the user chose: "at least 0" says more than "0 to 2,147,483,647". */
+    private static String range(String low, String high, long max) {
+        return max == Integer.MAX_VALUE || max == Long.MAX_VALUE ? "at least " + low : low + " to " + high;
+    }
+
+    public static Rule<String> oneOf(String... allowed) {
         List<String> values = Arrays.asList(allowed);
-        return v -> values.contains(v) ? null : "must be one of " + String.join(", ", values);
+        String listed = values.size() == 1 ? values.get(0)
+                : String.join(", ", values.subList(0, values.size() - 1)) + " or " + values.get(values.size() - 1);
+        return rule(listed, v -> values.contains(v) ? null : "must be one of " + String.join(", ", values));
     }
 
     public static Function<String, String> notBlank() {

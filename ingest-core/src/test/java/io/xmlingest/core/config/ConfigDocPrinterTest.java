@@ -1,0 +1,36 @@
+package io.xmlingest.core.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.xmlingest.core.error.ConfigException;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ConfigDocPrinterTest {
+
+    @Test
+    void theTableStatesTheBoundsTheChecksEnforce() {
+        String table = ConfigDocPrinter.markdownTable(IngestSettings.ALL);
+        assertThat(table)
+                .contains("| `page.max.records` | `XMLINGEST_PAGE_MAX_RECORDS` | int, 1 to 1,000,000 |")
+                .contains("| `file.max.rejected.records` | `XMLINGEST_FILE_MAX_REJECTED_RECORDS` | int, at least 0 |")
+                .contains("| bytes, 1MiB to 1024TiB |")
+                .contains("| string, reject, ignore or internal |")
+                .contains("| int, -1, or 1 to 32,767 |");
+        // The words and the check are one declaration: the bounds the table gives are the ones refused past.
+        IngestConfig.of(IngestSettings.ALL, Map.of("page.max.records", "1_000_000"));
+        assertThatThrownBy(() -> IngestConfig.of(IngestSettings.ALL, Map.of("page.max.records", "1000001")))
+                .isInstanceOf(ConfigException.class);
+    }
+
+    @Test
+    void everyNumericSettingSaysWhichValuesItTakes() {
+        for (Setting<?> s : IngestSettings.ALL) {
+            String type = s.type().name();
+            if (type.equals("int") || type.equals("long") || type.equals("bytes")) {
+                assertThat(s.allowed()).as(s.key()).isPresent();
+            }
+        }
+    }
+}
