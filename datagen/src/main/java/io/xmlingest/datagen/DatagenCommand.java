@@ -29,7 +29,8 @@ import picocli.CommandLine;
 @Command(name = "datagen", mixinStandardHelpOptions = true, versionProvider = DatagenCommand.VersionText.class,
         description = "Writes a persons XML file of realistic, schema-valid records. The same seed gives the same bytes.",
         footer = {"", "Examples:", "  java -jar datagen/target/datagen.jar --records 1000000",
-                "  java -jar datagen/target/datagen.jar --records 10000 --out persons-10k.xml --seed 7",
+                "  java -jar datagen/target/datagen.jar --records 10000 --seed 7 \\",
+                "      --out persons-10k.xml",
                 "  java -jar datagen/target/datagen.jar --records 50000 --invalid-rate 0.01",
                 "      (about 500 dead letters; a file fails past file.max.rejected.records)"})
 public final class DatagenCommand implements Callable<Integer> {

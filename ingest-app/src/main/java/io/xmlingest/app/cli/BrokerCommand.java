@@ -15,7 +15,8 @@ import picocli.CommandLine.Spec;
         description = "Runs a real single-node Kafka broker (KRaft) in the foreground until stopped (Ctrl-C or SIGTERM), "
                 + "and prints its bootstrap address on standard output when it is ready.",
         footer = {"", "Examples:", "  java -Xmx1g -jar ingest-app.jar broker --port 9092 --data /var/lib/xmlingest-kafka",
-            "  java -jar ingest-app.jar broker --port 0 --host 0.0.0.0   (any free port; the address is printed)"})
+            "  java -jar ingest-app.jar broker --port 0 --host 0.0.0.0",
+            "      (any free port; the address is printed)"})
 final class BrokerCommand implements Callable<Integer> {
 
     @Option(names = "--port", description = "Client port (default: ${DEFAULT-VALUE}).")

@@ -28,9 +28,11 @@ import picocli.CommandLine.Parameters;
         description = "Publishes every record of the XML files to a Kafka topic, one message per record, and prints a summary.",
         footer = {"", "Examples:",
             "  java -jar ingest-app.jar ingest persons.xml --topic persons",
-            "  java -jar ingest-app.jar ingest a.xml b.xml --topic persons --bootstrap-servers broker:9092 -s page.max.records=500",
-            "", "Exit codes: 0 all records acknowledged, 1 a file failed, 2 invalid usage or setting (or Kafka",
-            "            refused the credentials), 3 some records rejected (not published), 4 Kafka unavailable."})
+            "  java -jar ingest-app.jar ingest a.xml b.xml --topic persons \\",
+            "      --bootstrap-servers broker:9092 -s page.max.records=500",
+            "", "Exit codes: 0 all records acknowledged, 1 a file failed, 2 invalid usage or",
+            "setting (or Kafka refused the credentials), 3 some records rejected (not",
+            "published), 4 Kafka unavailable."})
 final class IngestCommand implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(IngestCommand.class);

@@ -19,10 +19,11 @@ import picocli.CommandLine;
 @Command(name = "ingest-app", mixinStandardHelpOptions = true, versionProvider = Main.VersionText.class,
         description = "Turns very large XML files into typed records in Apache Kafka.",
         footer = {"", "Examples:", "  java -jar ingest-app.jar ingest persons.xml --topic persons",
-            "  java -jar ingest-app.jar worker --inbox inbox --topic persons --bootstrap-servers broker:9092",
+            "  java -jar ingest-app.jar worker --inbox inbox --topic persons \\",
+            "      --bootstrap-servers broker:9092",
             "  java -jar ingest-app.jar COMMAND --help",
-            "", "Exit codes: 0 done, 1 a file failed, 2 invalid usage or setting (or Kafka refused the credentials), "
-                + "3 records rejected, 4 Kafka unavailable."})
+            "", "Exit codes: 0 done, 1 a file failed, 2 invalid usage or setting (or Kafka",
+            "refused the credentials), 3 records rejected, 4 Kafka unavailable."})
 public final class Main {
 
     /** The build's version, not a string someone has to remember to change. */
@@ -44,7 +45,7 @@ public final class Main {
         all.put("broker", BrokerCommand::new);
         all.put("config", ConfigCommand::new);
         all.put("model", ModelCommand::new);
-        all.put("schema", SchemaCommand::new);
+        all.put("schema", () -> SchemaCommand.commandLine());
         // Not a method reference: a JDK 25 AOT cache keeps a reference's target, and picocli's classes, compiled for
         // Java 5, cannot be kept, which crashed the JVM writing the cache (scripts/class-data-archive.sh).
         all.put("help", () -> new CommandLine.HelpCommand());

@@ -28,7 +28,8 @@ final class ModelCommand implements Runnable {
                 "Needs a JDK. Schemas may include or import local files only; nothing is fetched over the network."},
             footer = {"", "Examples:",
                 "  java -jar ingest-app.jar model compile --xsd shop.xsd --out shop-model.jar",
-                "  java -jar ingest-app.jar model compile --xsd a.xsd --xsd b.xsd --package com.example.model --out model.jar"})
+                "  java -jar ingest-app.jar model compile --xsd a.xsd --xsd b.xsd \\",
+                "      --package com.example.model --out model.jar"})
     static final class Compile implements Callable<Integer> {
 
         @Option(names = "--xsd", paramLabel = "FILE", required = true, description = "A schema file; repeatable.")

@@ -31,7 +31,8 @@ import picocli.CommandLine.Spec;
         description = "Prints the topic's records, one JSON value per line, reading committed data only, "
                 + "and exits when caught up with the end of the topic as it was at start.",
         footer = {"", "Examples:", "  java -jar ingest-app.jar read --topic persons --max 3",
-            "  java -jar ingest-app.jar read --topic persons --bootstrap-servers broker:9092 | wc -l"})
+            "  java -jar ingest-app.jar read --topic persons \\",
+            "      --bootstrap-servers broker:9092 | wc -l"})
 final class ReadCommand implements Callable<Integer> {
 
     @Option(names = "--topic", paramLabel = "TOPIC[,TOPIC...]", description = "The topic or topics to read (setting topic).")

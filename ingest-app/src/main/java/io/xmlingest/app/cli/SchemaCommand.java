@@ -12,15 +12,18 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 @Command(name = "schema", mixinStandardHelpOptions = true,
         description = "Prints the JSON Schema (draft 2020-12) of the message values written for the configured "
                 + "record.class, so consumers can validate what they read.",
         footer = {"", "Examples:", "  java -jar ingest-app.jar schema > person.schema.json",
-            "  java -jar ingest-app.jar schema -s model.path=shop-model.jar -s record.class=example.shop.Order --out order.schema.json"})
+            "  java -jar ingest-app.jar schema -s model.path=shop-model.jar \\",
+            "      -s record.class=example.shop.Order --out order.schema.json"})
 final class SchemaCommand implements Callable<Integer> {
 
     @Option(names = "--out", paramLabel = "FILE", description = "Write the schema to FILE instead of standard output.")
@@ -28,6 +31,17 @@ final class SchemaCommand implements Callable<Integer> {
 
     @Mixin
     SettingsOptions options;
+
+    /**
+     * The command without the shared --bootstrap-servers: a schema is worked out from the model alone, and
+     * the flag in its help said otherwise. A setting given with -s is still taken, as everywhere.
+     */
+    static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new SchemaCommand());
+        CommandSpec spec = cli.getCommandSpec();
+        spec.remove(spec.findOption("--bootstrap-servers"));
+        return cli;
+    }
 
     @Override
     public Integer call() {

@@ -33,11 +33,14 @@ import picocli.CommandLine.Option;
             "Each ends in done/ or failed/ inside the inbox, with NAME.report.json beside it."},
         footer = {"", "Examples:",
             "  java -jar ingest-app.jar worker --inbox /data/inbox --topic persons",
-            "  java -jar ingest-app.jar worker --inbox in --topic persons --bootstrap-servers broker:9092 --http-port 9000",
-            "", "Topics: records to TOPIC, dead letters to TOPIC.dlq, status events to TOPIC.status, checkpoints to",
-            "TOPIC.checkpoints (compacted). Read them with read_committed.",
-            "Exit codes: 0 stopped on request, 1 stopped on an unexpected error, 2 invalid usage or setting,",
-            "143 (130 for SIGINT) stopped on request when worker.shutdown.timeout.ms ran out or closing failed."})
+            "  java -jar ingest-app.jar worker --inbox in --topic persons \\",
+            "      --bootstrap-servers broker:9092 --http-port 9000",
+            "", "Topics: records to TOPIC, dead letters to TOPIC.dlq, status events to",
+            "TOPIC.status, checkpoints to TOPIC.checkpoints (compacted). Read them with",
+            "read_committed.",
+            "Exit codes: 0 stopped on request, 1 stopped on an unexpected error, 2 invalid",
+            "usage or setting, 143 (130 for SIGINT) stopped on request when",
+            "worker.shutdown.timeout.ms ran out or closing failed."})
 final class WorkerCommand implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(WorkerCommand.class);

@@ -43,6 +43,32 @@ class CliConventionsTest {
         }
     }
 
+    /**
+     * Picocli wraps a footer line longer than the usage width at column 0, so an example broke mid-command
+     * with its flags at the margin, where they read as options of the help itself.
+     */
+    @Test
+    void everyHelpFitsEightyColumnsWithNoCommandBrokenAcrossLines() {
+        List<CommandLine> commands = allCommands(Main.commandLine());
+        commands.add(new CommandLine(new DatagenCommand()));
+        for (CommandLine c : commands) {
+            c.getCommandSpec().usageMessage().width(80);
+            for (String line : c.getUsageMessage().split("\\R")) {
+                assertThat(line.length()).as(c.getCommandName() + ": " + line).isLessThanOrEqualTo(80);
+                assertThat(line).as(c.getCommandName()).doesNotStartWith("-");
+            }
+        }
+    }
+
+    @Test
+    void onlyCommandsThatTalkToKafkaTakeBootstrapServers() {
+        for (CommandLine c : allCommands(Main.commandLine())) {
+            boolean takes = c.getCommandSpec().findOption("--bootstrap-servers") != null;
+            assertThat(takes).as(c.getCommandName())
+                    .isEqualTo(List.of("ingest", "worker", "read", "config").contains(c.getCommandName()));
+        }
+    }
+
     /** A command named first is built alone, for a quicker start, and must read and help as in the whole. */
     @Test
     void aCommandNamedFirstIsBuiltAloneAndHelpsAsInTheWhole() {
@@ -146,6 +172,8 @@ class CliConventionsTest {
             // A place the schema cannot be written: exit 1 and a stack trace.
             {"cannot write the schema to " + file.resolve("sub").resolve("s.json").toAbsolutePath(), "schema", "--out",
                 file.resolve("sub").resolve("s.json").toString()},
+            // schema asks no broker anything; its help listed --bootstrap-servers all the same.
+            {"Unknown options: '--bootstrap-servers'", "schema", "--bootstrap-servers", "127.0.0.1:9092"},
             // A port or host the broker cannot listen on was a stack trace and exit 1, the --host one naming nothing.
             {"--port 99999: a port is 0 (any free one) to 65535", "broker", "--port", "99999", "--data",
                 dir.resolve("b").toString()},
