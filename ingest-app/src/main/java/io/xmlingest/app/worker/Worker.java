@@ -162,7 +162,8 @@ public final class Worker implements Runnable {
         this.maxCrashes = config.get(AppSettings.FILE_MAX_CRASHES);
         this.metrics = new WorkerMetrics(config.get(AppSettings.PROGRESS_INTERVAL_MS), this::kafkaUp,
                 () -> waiting.keySet().stream().collect(Collectors.toMap(p -> p.getFileName().toString(), p -> 1.0,
-                        (x, y) -> x)));
+                        (x, y) -> x)),
+                () -> inbox.stuck().stream().collect(Collectors.toMap(name -> name, name -> 1.0)));
         long decompressedMaxBytes = config.get(IngestSettings.DECOMPRESSED_MAX_BYTES);
         this.identities = new ClaimIdentity(file -> FileIdentity.ofContent(file, file.getFileName().toString(),
                 decompressedMaxBytes, this::stopping));

@@ -55,8 +55,12 @@ final class WorkerMetrics implements IngestListener {
     private long startedNanos;
     private long lastLog;
 
-    /** @param waiting files in hand that wait for another worker's copy of their content, by name */
-    WorkerMetrics(long progressIntervalMillis, BooleanSupplier kafkaUp, Supplier<Map<String, Double>> waiting) {
+    /**
+     * @param waiting files in hand that wait for another worker's copy of their content, by name
+     * @param stuck files left in the inbox because the worker may not move them, by name
+     */
+    WorkerMetrics(long progressIntervalMillis, BooleanSupplier kafkaUp, Supplier<Map<String, Double>> waiting,
+                  Supplier<Map<String, Double>> stuck) {
         this.progressIntervalNanos = progressIntervalMillis * 1_000_000;
         // Every documented series from the start, at 0: an alert on rate(...{outcome="failed"}) has nothing to work
         // on while a series is absent, and it would be absent until the first failure.
@@ -74,6 +78,11 @@ final class WorkerMetrics implements IngestListener {
         // log told of it.
         registry.gauge("xmlingest_file_waiting", "1 for each file in hand whose content another worker holds: it "
                 + "publishes nothing until that worker has finished it.", "file", waiting);
+        // Such a file is passed over, with one warning, and tried again every minute: nothing else shows that it
+        // has been sitting there for hours.
+        registry.gauge("xmlingest_file_stuck", "1 for each file in the inbox the worker may not move to claim it "
+                + "(another user's under a sticky bit, or immutable): it is passed over and tried again every minute.",
+                "file", stuck);
     }
 
     Metrics registry() {
