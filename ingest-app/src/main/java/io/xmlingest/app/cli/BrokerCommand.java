@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
                 + "and prints its bootstrap address on standard output when it is ready.",
         footer = {"", "Examples:", "  java -Xmx1g -jar ingest-app.jar broker --port 9092 --data /var/lib/xmlingest-kafka",
             "  java -jar ingest-app.jar broker --port 0 --host 0.0.0.0",
-            "      (any free port; the address is printed)"})
+            "      (any free port; the address is printed)",
+            "", "Exit codes: 0 stopped on request (SIGTERM, SIGINT) and closed, 2 invalid usage."})
 final class BrokerCommand implements Callable<Integer> {
 
     @Option(names = "--port", description = "Client port (default: ${DEFAULT-VALUE}).")
@@ -57,8 +58,17 @@ final class BrokerCommand implements Callable<Integer> {
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            broker.close();
-            stopped.countDown();
+            try {
+                broker.close();
+            } finally {
+                stopped.countDown();
+            }
+            // A JVM stopped by a signal exits 128 + the signal (143, 130), which a supervisor or a script's
+            // `set -e` reads as a failure. Stopping is this command's one way to end, asked for and done, so it
+            // exits 0, as the worker does; a close that failed threw above and keeps the signal's code.
+            System.out.flush();
+            System.err.flush();
+            Runtime.getRuntime().halt(ExitCodes.OK);
         }, "broker-shutdown"));
         System.out.println(broker.bootstrapServers());
         System.out.flush();
