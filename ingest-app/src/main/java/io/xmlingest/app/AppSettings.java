@@ -17,7 +17,7 @@ public final class AppSettings {
 
     public static final Setting<String> EMBEDDED_DATA_DIR = Setting.of("embedded.data.dir", SettingType.STRING,
             ".xmlingest/kafka",
-            "Data directory of the embedded broker that ingest and read start when kafka.bootstrap.servers is "
+            "Data directory of the embedded broker that ingest, read and worker start when kafka.bootstrap.servers is "
                     + "empty. Data published by one command is there for the next.",
             v -> v.isBlank() ? "must not be empty" : null);
 
