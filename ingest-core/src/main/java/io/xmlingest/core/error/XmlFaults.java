@@ -20,6 +20,8 @@ public final class XmlFaults {
         return notReadable(e, where, e.getLocation());
     }
 
+    private static final Pattern PARSE_ERROR_AT = Pattern.compile("^ParseError at \\[row,col\\]:\\[-?\\d+,-?\\d+\\]\\R+Message: ");
+
     private static final Pattern EXTERNAL_ENTITY =
             Pattern.compile("reference to external entity \"([^\"]*)\", but stream reader has feature");
 
@@ -30,14 +32,15 @@ public final class XmlFaults {
         if (at >= 0) {
             reason = reason.substring(0, at);
         }
-        reason = reason.strip();
+        // XMLStreamException(message, location), as our own checks make them, puts the position before the message.
+        reason = PARSE_ERROR_AT.matcher(reason).replaceFirst("").strip();
         ErrorLocation located = loc == null || loc.getLineNumber() <= 0
                 ? where : where.withPosition(loc.getLineNumber(), loc.getColumnNumber(), -1);
         Matcher external = EXTERNAL_ENTITY.matcher(reason);
         if (external.find()) {
             // Woodstox names its own switch; what the sender can act on is that such entities are never read.
-            return new FileFailedException("XML is not readable: a reference to the external entity &" + external.group(1)
-                    + "; (a SYSTEM or PUBLIC entity of the DOCTYPE), and external entities are never read: "
+            return new FileFailedException("XML is not readable: a reference to the external entity '" + external.group(1)
+                    + "' (a SYSTEM or PUBLIC entity of the DOCTYPE), and external entities are never read: "
                     + "xml.doctype=internal expands only entities whose text the DOCTYPE holds", located,
                     IngestSettings.XML_DOCTYPE.key(), e);
         }

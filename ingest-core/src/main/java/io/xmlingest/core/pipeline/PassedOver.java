@@ -2,6 +2,7 @@ package io.xmlingest.core.pipeline;
 
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.split.RecordElements;
+import io.xmlingest.core.split.RecordSplitter;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -32,10 +33,19 @@ public final class PassedOver {
             return null;
         }
         long count = passed.values().stream().mapToLong(Long::longValue).sum();
+        long texts = passed.getOrDefault(RecordSplitter.PASSED_TEXT, 0L);
+        long elements = count - texts;
         String names = passed.entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .map(e -> e.getKey() + " (" + e.getValue() + ")").collect(Collectors.joining(", "));
-        return count + " element" + (count == 1 ? "" : "s") + " beside its records " + (count == 1 ? "was" : "were")
-                + " passed over in this run, not being " + records + ": " + names + "; a record with a misspelt or "
-                + "wrongly qualified name is one of them (setting: " + IngestSettings.RECORD_ELEMENT.key() + ")";
+        String what = elements == 0 ? counted(texts, "text")
+                : texts == 0 ? counted(elements, "element") : counted(elements, "element") + " and " + counted(texts, "text");
+        return what + " beside its records " + (count == 1 ? "was" : "were") + " passed over in this run, not being "
+                + records + ": " + names + (elements == 0 ? "; text between records is part of none"
+                : "; a record with a misspelt or wrongly qualified name is one of them")
+                + " (setting: " + IngestSettings.RECORD_ELEMENT.key() + ")";
+    }
+
+    private static String counted(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 }

@@ -19,6 +19,9 @@ final class RecordFragmentReader extends StreamReaderDelegate {
 
     private final XMLStreamReader2 file;
     private final long maxChars;
+    private final long maxText;
+    /** Characters of text since the last tag: one text node to JAXB, however many events the parser made of it. */
+    private long textRun;
     private final LineShift shift;
     private int depth;
     private boolean atEndTag;
@@ -27,11 +30,15 @@ final class RecordFragmentReader extends StreamReaderDelegate {
     private long startChar;
     private OuterNamespaces outer;
 
-    /** @param maxChars the most characters a record may span, checked at each of its tags */
-    RecordFragmentReader(XMLStreamReader2 file, long maxChars, LineShift shift) {
+    /**
+     * @param maxChars the most characters a record may span, checked at each of its tags
+     * @param maxText the most characters of text between two tags (xml.max.text.size)
+     */
+    RecordFragmentReader(XMLStreamReader2 file, long maxChars, long maxText, LineShift shift) {
         super(file);
         this.file = file;
         this.maxChars = maxChars;
+        this.maxText = maxText;
         this.shift = shift;
     }
 
@@ -84,6 +91,7 @@ final class RecordFragmentReader extends StreamReaderDelegate {
         atEndTag = false;
         ended = false;
         tooLarge = false;
+        textRun = 0;
         this.startChar = startChar;
     }
 
@@ -107,9 +115,21 @@ final class RecordFragmentReader extends StreamReaderDelegate {
         switch (event) {
             case XMLStreamConstants.START_ELEMENT -> {
                 depth++;
+                textRun = 0;
                 checkSize();
             }
+            case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA, XMLStreamConstants.SPACE -> {
+                // The parser bounds each of its text events, but a reference (&amp;), a CDATA section or a comment
+                // starts a new one, and JAXB joins them into one value: 1.5M characters passed a limit of 1MiB so.
+                textRun += getTextLength();
+                if (textRun > maxText) {
+                    throw new XMLStreamException("Text size limit (" + maxText + ") exceeded: the text here, joined "
+                            + "across references, CDATA sections and comments, has more than that many characters",
+                            getLocation());
+                }
+            }
             case XMLStreamConstants.END_ELEMENT -> {
+                textRun = 0;
                 checkSize();
                 if (--depth == 0) {
                     checkWholeSize();

@@ -64,13 +64,16 @@ public interface RecordSplitter extends Closeable {
         return null;
     }
 
+    /** The name {@link #passedOver()} counts text beside the records under; no element's name can be it. */
+    String PASSED_TEXT = "#text";
+
     /**
      * The elements read so far beside the records (children of an element at the path of a record's
-     * parent, after the first record; not an element at a record's depth under another parent) that
-     * are no record element, by name ({namespace}local), with how many of each; at most
-     * 20 names, the rest counted under "others". A misspelt or wrongly qualified record is among
-     * them: it is not a record, so nothing else would say it was passed over. Safe to ask from
-     * another thread once reading has ended.
+     * parent, before the first record too; not an element at a record's depth under another parent) that
+     * are no record element, by name ({namespace}local), with how many of each, and the texts there
+     * that are not white space, under {@link #PASSED_TEXT}; at most 20 names, the rest counted under
+     * "others". A misspelt or wrongly qualified record is among them: it is not a record, so nothing
+     * else would say it was passed over. Safe to ask from another thread once reading has ended.
      */
     default Map<String, Long> passedOver() {
         return Map.of();

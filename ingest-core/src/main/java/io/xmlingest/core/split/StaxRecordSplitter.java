@@ -101,6 +101,8 @@ public final class StaxRecordSplitter implements RecordSplitter {
     // An element is beside the records only under a records' parent: counting at every depth records were found at
     // also counted cousins (/catalog/meta/entry, with records at /catalog/items/item).
     private final RecordParents recordParents = new RecordParents();
+    /** Until the first record is found; then null. */
+    private EarlySiblings earlySiblings = new EarlySiblings(MAX_PASSED_OVER_NAMES);
     private boolean inRecord;
     private SplitPosition position;
     private long stopBefore = Long.MAX_VALUE;
@@ -133,7 +135,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
             closeQuietly(text);
             throw new FileFailedException("cannot read XML: " + e, ErrorLocation.ofFile(fileName), null, e);
         }
-        this.fragment = new RecordFragmentReader(cursor, limits.maxRecordSize(), shift);
+        this.fragment = new RecordFragmentReader(cursor, limits.maxRecordSize(), limits.maxTextSize(), shift);
         this.interned = Boolean.TRUE.equals(cursor.getProperty(CapturedRecordReader.INTERN_NAMES))
                 && Boolean.TRUE.equals(cursor.getProperty(CapturedRecordReader.INTERN_NS_URIS));
     }
@@ -341,11 +343,17 @@ public final class StaxRecordSplitter implements RecordSplitter {
                                 return false;
                             }
                             recordInsidePassedOver();
+                            if (earlySiblings != null) {
+                                earlySiblings.before(cursor.getDepth()).forEach(this::countPassedOver);
+                                earlySiblings = null;
+                            }
                             startRecord();
                             return true;
                         }
                         if (recordParents.besideRecords()) {
                             notePassedOver();
+                        } else if (earlySiblings != null) {
+                            earlySiblings.started(cursor.getDepth(), cursor.getName().toString());
                         }
                         if (index < 0 && nearMiss == null && (recordElements.hasLocalName(cursor.getLocalName())
                                 || recordElements.hasLocalNameButForCase(cursor.getLocalName()))) {
@@ -361,6 +369,17 @@ public final class StaxRecordSplitter implements RecordSplitter {
                     case XMLStreamConstants.END_ELEMENT -> {
                         passedOverEnds();
                         leave();
+                    }
+                    case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA -> {
+                        // Text beside the records, as in "<person/>hello<person/>", is no record either, and it was
+                        // dropped without a word; white space between records is layout.
+                        if (recordParents.besideRecords()) {
+                            if (!cursor.isWhiteSpace()) {
+                                countPassedOver(PASSED_TEXT, 1L);
+                            }
+                        } else if (earlySiblings != null && !cursor.isWhiteSpace()) {
+                            earlySiblings.started(cursor.getDepth() + 1, PASSED_TEXT);
+                        }
                     }
                     case XMLStreamConstants.DTD -> {
                         if (rejectDoctype) {
@@ -435,10 +454,15 @@ public final class StaxRecordSplitter implements RecordSplitter {
 
     /** Notes the element at the cursor as a child of its parent; the first whose name a sibling before it had is kept. */
     private void notePassedOver() {
-        String name = cursor.getName().toString();
-        String key = passedOver.containsKey(name) || passedOver.size() < MAX_PASSED_OVER_NAMES ? name : "others";
-        passedOver.merge(key, 1L, Long::sum);
+        String key = countPassedOver(cursor.getName().toString(), 1L);
         passedOpen.push(new Object[] {key, cursor.getDepth()});
+    }
+
+    /** Counts {@code count} elements of {@code name} as passed over, under "others" past the names kept; the key used. */
+    private String countPassedOver(String name, long count) {
+        String key = passedOver.containsKey(name) || passedOver.size() < MAX_PASSED_OVER_NAMES ? name : "others";
+        passedOver.merge(key, count, Long::sum);
+        return key;
     }
 
     /**
@@ -795,6 +819,17 @@ public final class StaxRecordSplitter implements RecordSplitter {
     }
 
     private FileFailedException failure(XMLStreamException e) {
+        FileFailedException f = failureAt(e);
+        if (inRecord || index < 0 || f.reason().contains("after record index")) {
+            return f;
+        }
+        // Between records no record is at fault: counted to the next one, an epilog's junk was blamed on a record
+        // the file does not have. The line and column say where; this says which records it came after.
+        return new FileFailedException(f.reason() + " (between records, after record index " + index + ")",
+                f.location().orElse(ErrorLocation.ofFile(fileName)), f.settingKey().orElse(null), e);
+    }
+
+    private FileFailedException failureAt(XMLStreamException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof InvalidEncodingException bad) {
                 int[] lineColumn = lineAndColumn(bad.byteOffset());
@@ -885,7 +920,7 @@ public final class StaxRecordSplitter implements RecordSplitter {
      * tag is found before the splitter knows it is one); none before the first record.
      */
     private long faultIndex() {
-        return inRecord ? index : index >= 0 ? index + 1 : -1;
+        return inRecord ? index : -1;
     }
 
     private ErrorLocation location(Location where) {

@@ -335,19 +335,31 @@ class StaxRecordSplitterTest {
     }
 
     /**
-     * A fault in a record's start tag is found before the splitter knows a record starts there: it
-     * is blamed on the next record, as the failed event's nextRecordIndex is, rather than on none.
+     * A fault between records is found before the splitter knows whether a record starts there (a fault in a record's
+     * start tag) or not (junk after the root): it names the record it came after, and the line and column. It was
+     * counted to the next record, one the file may not have: junk after the last record named a record past the end.
      */
     @Test
-    void aFaultInARecordsStartTagNamesThatRecord() {
+    void aFaultBetweenRecordsNamesTheRecordBeforeIt() {
         String xml = "<root xmlns='urn:test'>\n<item>a</item>\n<item id='1' id='2'>b</item>\n</root>";
         try (var s = splitter(xml, ITEM)) {
             assertThat(s.next()).isTrue();
-            assertThatThrownBy(s::next).isInstanceOfSatisfying(FileFailedException.class,
-                    e -> assertThat(e.location()).get().satisfies(l -> {
-                        assertThat(l.recordIndex()).isEqualTo(1);
-                        assertThat(l.line()).isEqualTo(3);
-                    }));
+            assertThatThrownBy(s::next).isInstanceOfSatisfying(FileFailedException.class, e -> {
+                assertThat(e.getMessage()).contains("(between records, after record index 0)");
+                assertThat(e.location()).get().satisfies(l -> {
+                    assertThat(l.recordIndex()).isEqualTo(-1);
+                    assertThat(l.line()).isEqualTo(3);
+                });
+            });
+        }
+        try (var s = splitter("<root xmlns='urn:test'><item>a</item><item>b</item></root>junk", ITEM)) {
+            assertThat(s.next()).isTrue();
+            assertThat(s.next()).isTrue();
+            assertThatThrownBy(s::next).isInstanceOfSatisfying(FileFailedException.class, e -> {
+                assertThat(e.getMessage()).contains("epilog").contains("(between records, after record index 1)")
+                        .doesNotContain("record index 2");
+                assertThat(e.location()).get().satisfies(l -> assertThat(l.column()).isEqualTo(59));
+            });
         }
         // Before the first record there is none to name.
         try (var s = splitter("<root xmlns='urn:test' a='1' a='2'><item>a</item></root>", ITEM)) {
@@ -358,8 +370,7 @@ class StaxRecordSplitterTest {
 
     /**
      * A misspelt or wrongly qualified record is no record, and was passed over without a word: the
-     * elements beside the records that are none are counted by name (a header before the first
-     * record is not: only the records' siblings after one is known).
+     * elements beside the records that are none are counted by name, a header and a trailer too.
      */
     @Test
     void elementsBesideTheRecordsThatAreNoneAreCountedByName() {
@@ -367,7 +378,44 @@ class StaxRecordSplitterTest {
                 + "<item>d<inner/></item><itme/><trailer/></root>";
         try (var s = splitter(xml, ITEM)) {
             skipAll(s);
-            assertThat(s.passedOver()).isEqualTo(Map.of("{urn:test}itme", 2L, "{urn:o}item", 1L, "{urn:test}trailer", 1L));
+            assertThat(s.passedOver()).isEqualTo(Map.of("{urn:test}header", 1L, "{urn:test}itme", 2L, "{urn:o}item", 1L,
+                    "{urn:test}trailer", 1L));
+        }
+    }
+
+    /** Text beside the records was dropped without a word; white space, the layout between records, is not counted. */
+    @Test
+    void textBesideTheRecordsIsCountedAsPassedOver() throws Exception {
+        String xml = "<root xmlns='urn:test'>\n lead <item>a</item>\n  <item>b</item> hello world\n<![CDATA[c]]>"
+                + "<item>c</item>\n<meta>not beside</meta></root>";
+        try (var s = splitter(xml, ITEM)) {
+            assertThat(records(s)).hasSize(3);
+            assertThat(s.passedOver()).isEqualTo(Map.of(RecordSplitter.PASSED_TEXT, 3L, "{urn:test}meta", 1L));
+        }
+        try (var s = splitter("<root xmlns='urn:test'>\n  <item>a</item>\n  <item>b</item>\n</root>\n", ITEM)) {
+            assertThat(records(s)).hasSize(2);
+            assertThat(s.passedOver()).isEmpty();
+        }
+    }
+
+    /**
+     * Before the first record the splitter cannot know where records are, and the elements before it were not
+     * counted: a misspelt first record, or one in another namespace, left the file without a word.
+     */
+    @Test
+    void elementsBeforeTheFirstRecordBesideItAreCountedToo() throws Exception {
+        String xml = "<root xmlns='urn:test'><meta><a/><b><c/></b></meta><o:item xmlns:o='urn:o'>x</o:item><itme>y</itme>"
+                + "<items><junk/><item>a</item><item>b</item></items></root>";
+        try (var s = splitter(xml, ITEM)) {
+            assertThat(records(s)).hasSize(2);
+            // Beside the first record: <junk/>. The root's children before <items> are not its siblings.
+            assertThat(s.passedOver()).isEqualTo(Map.of("{urn:test}junk", 1L));
+        }
+        String first = "<root xmlns='urn:test'><itme>a</itme><o:item xmlns:o='urn:o'>b</o:item><item>c</item>"
+                + "<item>d</item></root>";
+        try (var s = splitter(first, ITEM)) {
+            assertThat(records(s)).hasSize(2);
+            assertThat(s.passedOver()).isEqualTo(Map.of("{urn:test}itme", 1L, "{urn:o}item", 1L));
         }
     }
 
@@ -467,6 +515,44 @@ class StaxRecordSplitterTest {
             assertThatThrownBy(() -> skipAll(s))
                     .isInstanceOf(FileFailedException.class)
                     .hasMessageContaining("xml.max.text.size");
+        }
+    }
+
+    /**
+     * The parser's own limit bounds each of its text events, and a reference, a CDATA section or a comment starts a new
+     * one: such a text of 1.5M characters passed a limit of 1MiB, bound and published whole.
+     */
+    @Test
+    void aTextOverTheLimitInPiecesIsOverTheLimitAsOne() throws XMLStreamException {
+        String[] texts = {("x".repeat(400) + "&amp;").repeat(3), "x".repeat(600) + "<![CDATA[" + "y".repeat(600) + "]]>",
+            "x".repeat(600) + "<!-- c -->" + "y".repeat(600), ("x".repeat(300) + "&#120;").repeat(4)};
+        for (String text : texts) {
+            String xml = "<root xmlns='urn:test'><item>ok</item><item><a>" + text + "</a></item></root>";
+            for (boolean capture : new boolean[] {false, true}) {
+                try (var s = splitter(xml, ITEM, new XmlLimits(10, 100, 1000, 1000))) {
+                    assertThat(s.next()).isTrue();
+                    assertThat(s.next()).isTrue();
+                    if (capture) {
+                        assertThatThrownBy(s::capture).as(text.substring(0, 20))
+                                .hasMessageContaining("Text size limit (1000) exceeded")
+                                .hasMessageContaining("xml.max.text.size").hasMessageContaining("record index 1")
+                                .hasMessageNotContaining("ParseError");
+                    } else {
+                        // Read off the parser, the binder is handed the parser's error, which the splitter then tells
+                        // as it tells any fault in a record's XML.
+                        XMLStreamReader r = s.record();
+                        assertThatThrownBy(() -> {
+                            while (r.hasNext()) {
+                                r.next();
+                            }
+                        }).as(text.substring(0, 20)).hasMessageContaining("Text size limit (1000) exceeded");
+                    }
+                }
+            }
+            // Under the limit, the same pieces pass.
+            try (var s = splitter(xml, ITEM, new XmlLimits(10, 100, 1000, 2000))) {
+                assertThat(records(s)).hasSize(2);
+            }
         }
     }
 
