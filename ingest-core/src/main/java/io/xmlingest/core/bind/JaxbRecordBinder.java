@@ -34,6 +34,7 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
     private Unmarshaller unmarshaller;
     private ValidationEvent firstEvent;
     private String firstEventElement;
+    private String firstEventAttribute;
     private XMLStreamReader current;
     private Thread anchored;
 
@@ -79,6 +80,7 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
                 if (firstEvent == null) {
                     firstEvent = event;
                     firstEventElement = elementAt(current);
+                    firstEventAttribute = attributeQuoted(current, event);
                 }
                 return false;
             });
@@ -100,6 +102,7 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
         }
         firstEvent = null;
         firstEventElement = null;
+        firstEventAttribute = null;
         current = record;
         T value;
         try {
@@ -181,7 +184,9 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
             if (Causes.find(linked, InstantiationException.class::isInstance) != null) {
                 detail += ": its type is abstract, so the element needs an xsi:type naming a type derived from it";
             }
-            String element = firstEventElement == null ? "" : " (in element <" + firstEventElement + ">)";
+            String element = firstEventElement == null ? ""
+                    : firstEventAttribute != null ? " (in attribute " + firstEventAttribute + " of <" + firstEventElement + ">)"
+                    : " (in element <" + firstEventElement + ">)";
             if (schema != null && firstEvent.getLinkedException() instanceof SAXParseException) {
                 // The validator, not JAXB, refused it: say so, since the fix is in the data or the schema, not the model.
                 return new RecordRejectedException("record is not valid against the schema: " + firstLine(detail)
@@ -205,6 +210,37 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
         int event = reader.getEventType();
         return event == javax.xml.stream.XMLStreamConstants.START_ELEMENT
                 || event == javax.xml.stream.XMLStreamConstants.END_ELEMENT ? reader.getLocalName() : null;
+    }
+
+    /**
+     * The attribute whose value a refusal quotes, when JAXB refused it at a start tag: it converts attributes there,
+     * element text at the end tag, and its message named the element alone ("'fax' is not a value of the enumeration
+     * PhoneType (in element <phone>)", of {@code type="fax"}). Null when no attribute, or more than one name, has it.
+     */
+    private static String attributeQuoted(XMLStreamReader reader, ValidationEvent event) {
+        if (reader == null || reader.getEventType() != javax.xml.stream.XMLStreamConstants.START_ELEMENT
+                || !isValueRefusal(event.getLinkedException())) {
+            return null;
+        }
+        String message = String.valueOf(event.getMessage());
+        int open = message.indexOf('\'');
+        int close = message.indexOf("' is not", open + 1);
+        if (open < 0 || close < 0) {
+            return null;
+        }
+        String quoted = message.substring(open + 1, close);
+        String found = null;
+        for (int i = 0; i < reader.getAttributeCount(); i++) {
+            String value = reader.getAttributeValue(i);
+            if (value.equals(quoted) || value.strip().equals(quoted.strip())) {
+                String name = reader.getAttributeLocalName(i);
+                if (found != null && !found.equals(name)) {
+                    return null;
+                }
+                found = name;
+            }
+        }
+        return found;
     }
 
     private static ErrorLocation at(ErrorLocation where, int line, int column) {

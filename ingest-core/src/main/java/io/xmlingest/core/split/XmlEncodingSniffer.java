@@ -67,6 +67,13 @@ public final class XmlEncodingSniffer {
             what = "the file starts with a UTF-32 byte order mark (" + hex(head, 4) + "); UTF-32 is not supported";
         } else if (startsWith(head, length, 0x00, 0x00, 0x00, 0x3C) || startsWith(head, length, 0x3C, 0x00, 0x00, 0x00)) {
             what = "the file starts with '<' in UTF-32 (" + hex(head, 4) + "); UTF-32 is not supported";
+        } else if (length >= 4 && head[0] == 0x3C && head[1] == 0 && head[2] != 0 && head[2] != 0x3F && head[3] == 0) {
+            // The parser saw a '<' and then a NUL, and said only that ("CTRL-CHAR, code 0 in prolog").
+            what = "the file looks like UTF-16LE ('<' as 3C 00) but has neither a byte order mark nor an XML "
+                    + "declaration, one of which XML requires of a UTF-16 file: write it with the byte order mark FF FE";
+        } else if (length >= 4 && head[0] == 0 && head[1] == 0x3C && head[2] == 0 && head[3] != 0 && head[3] != 0x3F) {
+            what = "the file looks like UTF-16BE ('<' as 00 3C) but has neither a byte order mark nor an XML "
+                    + "declaration, one of which XML requires of a UTF-16 file: write it with the byte order mark FE FF";
         } else if (startsWith(head, length, 0x4C, 0x6F, 0xA7, 0x94)) {
             what = "the file starts with '<?xm' in EBCDIC (4C 6F A7 94); EBCDIC encodings are not supported";
         }

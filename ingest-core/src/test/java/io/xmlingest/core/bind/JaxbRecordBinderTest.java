@@ -180,7 +180,20 @@ class JaxbRecordBinderTest {
     void anInvalidEnumValueRejectsTheRecord() {
         assertThat(bindAll(person("1", GOOD_BODY.replace("type=\"work\"", "type=\"fax\""))).get(0))
                 .isInstanceOfSatisfying(RecordRejectedException.class, e -> assertThat(e.getMessage())
-                        .contains("'fax' is not a value of the enumeration PhoneType: mobile, home, work"));
+                        .contains("'fax' is not a value of the enumeration PhoneType: mobile, home, work")
+                        .contains("(in attribute type of <phone>)"));
+    }
+
+    /** An attribute's value refused named the element alone: "'' is not an xs:long (in element <person>)". */
+    @Test
+    void aRefusedAttributeValueNamesTheAttribute() {
+        assertThat(bindAll(person("", GOOD_BODY)).get(0))
+                .isInstanceOfSatisfying(RecordRejectedException.class, e -> assertThat(e.getMessage())
+                        .contains("is not an xs:long").contains("(in attribute id of <person>)"));
+        // An element's text is refused at its end tag, and named as before.
+        assertThat(bindAll(person("1", GOOD_BODY.replaceFirst("<salary>[^<]*</salary>", "<salary>abc</salary>"))).get(0))
+                .isInstanceOfSatisfying(RecordRejectedException.class, e -> assertThat(e.getMessage())
+                        .contains("(in element <salary>)"));
     }
 
     @Test
