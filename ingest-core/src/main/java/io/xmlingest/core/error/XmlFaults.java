@@ -34,6 +34,12 @@ public final class XmlFaults {
         }
         // XMLStreamException(message, location), as our own checks make them, puts the position before the message.
         reason = PARSE_ERROR_AT.matcher(reason).replaceFirst("").strip();
+        Location used = whereUsed(loc);
+        if (used != loc && loc.getLineNumber() > 0) {
+            reason = reason + " (in the text of an entity used here, which the DOCTYPE declares at line "
+                    + loc.getLineNumber() + ", column " + loc.getColumnNumber() + ")";
+            loc = used;
+        }
         ErrorLocation located = loc == null || loc.getLineNumber() <= 0
                 ? where : where.withPosition(loc.getLineNumber(), loc.getColumnNumber(), -1);
         Matcher external = EXTERNAL_ENTITY.matcher(reason);
@@ -51,6 +57,19 @@ public final class XmlFaults {
                     + "reading it, not of one record; raise it for a file that uses entities in many records";
         }
         return new FileFailedException("XML is not readable: " + reason, located, setting, e);
+    }
+
+    /**
+     * Where in the file a position inside an entity's text is: the parser gives the position in the entity's
+     * declaration, in the DOCTYPE, and keeps where the entity was referenced as its context (nested for an entity
+     * used in another's text). A record's fault there was put at line 2 of a file whose record was at line 6.
+     */
+    private static Location whereUsed(Location loc) {
+        Location at = loc;
+        while (at instanceof org.codehaus.stax2.XMLStreamLocation2 nested && nested.getContext() != null) {
+            at = nested.getContext();
+        }
+        return at;
     }
 
     /**

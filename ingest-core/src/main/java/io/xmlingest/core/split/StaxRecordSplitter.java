@@ -820,6 +820,16 @@ public final class StaxRecordSplitter implements RecordSplitter {
 
     private FileFailedException failure(XMLStreamException e) {
         FileFailedException f = failureAt(e);
+        ErrorLocation at = f.location().orElse(null);
+        if (inRecord && position != null && at != null && at.line() > 0 && (at.line() < position.line()
+                || at.line() == position.line() && at.column() < position.column())) {
+            // Before the record's start is in the DOCTYPE: the parser placed a fault in an entity's text where the
+            // entity is declared, and kept no trace of where the record used it (its limit on expansions does so).
+            return new FileFailedException(f.reason() + " (in the text of an entity this record uses, which the "
+                    + "DOCTYPE declares at line " + at.line() + ", column " + at.column() + ")",
+                    at.withPosition(position.line(), position.column(), position.byteOffset()),
+                    f.settingKey().orElse(null), e);
+        }
         if (inRecord || index < 0 || f.reason().contains("after record index")) {
             return f;
         }

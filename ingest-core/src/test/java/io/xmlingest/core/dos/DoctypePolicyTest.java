@@ -138,6 +138,29 @@ class DoctypePolicyTest {
                 .isInstanceOf(FileFailedException.class).hasMessageContaining("xml.max.entity");
     }
 
+    /**
+     * The parser places a fault in an entity's text at the entity's declaration, in the DOCTYPE: every such error
+     * named line 2 of a file whose record was on line 4. It now names the record's line and says where the DOCTYPE
+     * declares the entity.
+     */
+    @Test
+    void aFaultInAnEntitysTextIsPlacedInTheRecordThatUsesIt() {
+        String recursive = "<!DOCTYPE persons [<!ENTITY a \"&b;\"><!ENTITY b \"&a;\">]>\n";
+        assertThatThrownBy(() -> ingest("internal", doc(recursive, "&a;"))).isInstanceOf(FileFailedException.class)
+                .hasMessageContaining("expands itself recursively")
+                .hasMessageContaining("which the DOCTYPE declares at line 2, column ")
+                .hasMessageContaining("record index 0, line 4, column ");
+        StringBuilder laughs = new StringBuilder("<!DOCTYPE persons [<!ENTITY l0 \"lol\">");
+        for (int i = 1; i <= 2; i++) {
+            laughs.append("<!ENTITY l").append(i).append(" \"").append(("&l" + (i - 1) + ";").repeat(200)).append("\">");
+        }
+        laughs.append("]>\n");
+        assertThatThrownBy(() -> ingest("internal", doc(laughs.toString(), "&l2;"))).isInstanceOf(FileFailedException.class)
+                .hasMessageContaining("xml.max.entity.expansions")
+                .hasMessageContaining("which the DOCTYPE declares at line 2, column ")
+                .hasMessageContaining("record index 0, line 4, column ");
+    }
+
     @Test
     void internalStopsAQuadraticBlowUpAtTheTextLimit() {
         // 20,000 references to a 10,000-character entity would expand to 200 MB; the text limit stops it at 16 MB.
