@@ -247,7 +247,9 @@ public final class IngestSettings {
             16L * 1024 * 1024,
             "Largest record accepted, in characters" + UTF16_UNITS + " from the start of its start tag to the "
                     + "end of its end tag, checked at each of its tags. A larger "
-                    + "record is rejected (skipped without being held in memory) and the file goes on.",
+                    + "record is rejected (skipped without being held in memory) and the file goes on. Counted in "
+                    + "the file, so under xml.doctype=internal an entity's text is not: xml.max.entity.expansions and "
+                    + "xml.max.text.size bound what entities add.",
             bytesBetween(1024, 1L << 40));
 
     public static final Setting<String> XML_DOCTYPE = Setting.of("xml.doctype", SettingType.STRING, "ignore",
