@@ -5,6 +5,7 @@ import io.xmlingest.core.error.ConfigException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -14,10 +15,12 @@ import picocli.CommandLine.Spec;
 @Command(name = "broker", mixinStandardHelpOptions = true,
         description = "Runs a real single-node Kafka broker (KRaft) in the foreground until stopped (Ctrl-C or SIGTERM), "
                 + "and prints its bootstrap address on standard output when it is ready.",
-        footer = {"", "Examples:", "  java -Xmx1g -jar ingest-app.jar broker --port 9092 --data /var/lib/xmlingest-kafka",
+        footer = {"", "Examples:", "  java -Xmx1g -jar ingest-app.jar broker --port 9092 \\",
+            "      --data /var/lib/xmlingest-kafka",
             "  java -jar ingest-app.jar broker --port 0 --host 0.0.0.0",
             "      (any free port; the address is printed)",
-            "", "Exit codes: 0 stopped on request (SIGTERM, SIGINT) and closed, 2 invalid usage."})
+            "", "Exit codes: 0 stopped on request (SIGTERM, SIGINT) and closed, 1 it failed or",
+            "closing it did, 2 invalid usage."})
 final class BrokerCommand implements Callable<Integer> {
 
     @Option(names = "--port", description = "Client port (default: ${DEFAULT-VALUE}).")
@@ -57,22 +60,30 @@ final class BrokerCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--data " + data + ": " + e.reason());
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                broker.close();
-            } finally {
-                stopped.countDown();
-            }
-            // A JVM stopped by a signal exits 128 + the signal (143, 130), which a supervisor or a script's
-            // `set -e` reads as a failure. Stopping is this command's one way to end, asked for and done, so it
-            // exits 0, as the worker does; a close that failed threw above and keeps the signal's code.
-            System.out.flush();
-            System.err.flush();
-            Runtime.getRuntime().halt(ExitCodes.OK);
-        }, "broker-shutdown"));
+        AtomicInteger exit = new AtomicInteger(ExitCodes.OK);
+        // Any other way out (System.exit anywhere, Kafka's own on a fatal fault) still closes the broker, and keeps
+        // its own exit code.
+        Thread closer = new Thread(broker::close, "broker-shutdown");
+        Runtime.getRuntime().addShutdownHook(closer);
+        // SIGTERM and SIGINT are this command's way to end, asked for: handled here, the broker is closed and the
+        // command exits 0. Left to the JVM, it exited 128 + the signal (143, 130), which a supervisor or a script's
+        // `set -e` reads as a failure; a close that fails exits 1.
+        for (String name : new String[] {"TERM", "INT"}) {
+            sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> {
+                try {
+                    broker.close();
+                } catch (RuntimeException e) {
+                    System.err.println("error: closing the broker failed: " + e);
+                    exit.set(ExitCodes.FILE_FAILED);
+                } finally {
+                    stopped.countDown();
+                }
+            });
+        }
         System.out.println(broker.bootstrapServers());
         System.out.flush();
         stopped.await();
-        return ExitCodes.OK;
+        Runtime.getRuntime().removeShutdownHook(closer);
+        return exit.get();
     }
 }

@@ -241,15 +241,15 @@ public final class IngestSettings {
             64L * 1024, "Longest attribute value accepted, in characters" + UTF16_UNITS + ".", bytesBetween(16, 1L << 30));
 
     public static final Setting<Long> XML_MAX_TEXT_SIZE = Setting.of("xml.max.text.size", SettingType.BYTES,
-            16L * 1024 * 1024, "Longest text node accepted, in characters" + UTF16_UNITS + ".", bytesBetween(16, 1L << 30));
+            16L * 1024 * 1024, "Longest text accepted between two tags, in characters" + UTF16_UNITS + ", counted as one across "
+                    + "references, CDATA sections and comments, as the record's value joins them.", bytesBetween(16, 1L << 30));
 
     public static final Setting<Long> XML_MAX_RECORD_SIZE = Setting.of("xml.max.record.size", SettingType.BYTES,
             16L * 1024 * 1024,
             "Largest record accepted, in characters" + UTF16_UNITS + " from the start of its start tag to the "
                     + "end of its end tag, checked at each of its tags. A larger "
-                    + "record is rejected (skipped without being held in memory) and the file goes on. Counted in "
-                    + "the file, so under xml.doctype=internal an entity's text is not: xml.max.entity.expansions and "
-                    + "xml.max.text.size bound what entities add.",
+                    + "record is rejected (skipped without being held in memory) and the file goes on. Under "
+                    + "xml.doctype=internal its text with the entities expanded counts too.",
             bytesBetween(1024, 1L << 40));
 
     public static final Setting<String> XML_DOCTYPE = Setting.of("xml.doctype", SettingType.STRING, "ignore",

@@ -22,6 +22,8 @@ final class RecordFragmentReader extends StreamReaderDelegate {
     private final long maxText;
     /** Characters of text since the last tag: one text node to JAXB, however many events the parser made of it. */
     private long textRun;
+    /** Characters of text in the record so far, entities' text included, which its size in the file leaves out. */
+    private long recordText;
     private final LineShift shift;
     private int depth;
     private boolean atEndTag;
@@ -92,6 +94,7 @@ final class RecordFragmentReader extends StreamReaderDelegate {
         ended = false;
         tooLarge = false;
         textRun = 0;
+        recordText = 0;
         this.startChar = startChar;
     }
 
@@ -121,7 +124,20 @@ final class RecordFragmentReader extends StreamReaderDelegate {
             case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA, XMLStreamConstants.SPACE -> {
                 // The parser bounds each of its text events, but a reference (&amp;), a CDATA section or a comment
                 // starts a new one, and JAXB joins them into one value: 1.5M characters passed a limit of 1MiB so.
-                textRun += getTextLength();
+                int length = getTextLength();
+                textRun += length;
+                recordText += length;
+                if (recordText > maxChars) {
+                    long end = file.getLocationInfo().getEndingCharOffset();
+                    if (startChar >= 0 && end >= 0 && end - startChar > maxChars) {
+                        throw oversized(); // too large in the file already, as the next tag would say
+                    }
+                    // Only entities make a record's text longer than the record in the file: 3,000 uses of a
+                    // 100,000-character entity in a 30 KB record were held whole, and ran a 256 MB heap out.
+                    tooLarge = true;
+                    throw new OversizedRecordException("record larger than " + maxChars + " characters once the "
+                            + "entities in it are expanded", getLocation(), IngestSettings.XML_MAX_RECORD_SIZE.key());
+                }
                 if (textRun > maxText) {
                     throw new XMLStreamException("Text size limit (" + maxText + ") exceeded: the text here, joined "
                             + "across references, CDATA sections and comments, has more than that many characters",

@@ -53,7 +53,8 @@ final class RecordParents {
         return !parents.isEmpty() && parents.contains(current());
     }
 
-    private long current() {
+    /** The path of the innermost open element: the parent of an element or text met now. */
+    long current() {
         return depth == 0 ? ROOT : open[depth - 1];
     }
 

@@ -28,7 +28,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import javax.xml.namespace.QName;
 import javax.xml.stream.Location;
 import javax.xml.stream.XMLStreamConstants;
@@ -73,10 +72,13 @@ public final class StaxRecordSplitter implements RecordSplitter {
     private static final String[] NO_DECLARATIONS = {};
     private static final int MAX_SIBLING_NAMES = 1000;
     private static final int MAX_PASSED_OVER_NAMES = 20;
-    /** See {@link #passedOver()}; written by the reading thread, read by another once it has ended. */
-    private final Map<String, Long> passedOver = new ConcurrentHashMap<>();
-    /** The elements noted in passedOver that are open at the cursor, innermost first: [key, depth]. */
-    private final java.util.ArrayDeque<Object[]> passedOpen = new java.util.ArrayDeque<>();
+    /** The parser's line and column of the current record's start (see failure). */
+    private int rawStartLine;
+    private int rawStartColumn;
+    /** See {@link #passedOver()}. */
+    private final PassedOverCount passedOver = new PassedOverCount(MAX_PASSED_OVER_NAMES);
+    /** Whether the text since the last tag was counted as passed over: one text, however many events it is. */
+    private boolean textNoted;
 
     private String openElements;
     private OuterNamespaces outerNamespaces;
@@ -101,8 +103,6 @@ public final class StaxRecordSplitter implements RecordSplitter {
     // An element is beside the records only under a records' parent: counting at every depth records were found at
     // also counted cousins (/catalog/meta/entry, with records at /catalog/items/item).
     private final RecordParents recordParents = new RecordParents();
-    /** Until the first record is found; then null. */
-    private EarlySiblings earlySiblings = new EarlySiblings(MAX_PASSED_OVER_NAMES);
     private boolean inRecord;
     private SplitPosition position;
     private long stopBefore = Long.MAX_VALUE;
@@ -342,19 +342,14 @@ public final class StaxRecordSplitter implements RecordSplitter {
                                 stopped = true;
                                 return false;
                             }
-                            recordInsidePassedOver();
-                            if (earlySiblings != null) {
-                                earlySiblings.before(cursor.getDepth()).forEach(this::countPassedOver);
-                                earlySiblings = null;
-                            }
+                            passedOver.recordStarts(recordParents.current());
+                            textNoted = false;
                             startRecord();
                             return true;
                         }
-                        if (recordParents.besideRecords()) {
-                            notePassedOver();
-                        } else if (earlySiblings != null) {
-                            earlySiblings.started(cursor.getDepth(), cursor.getName().toString());
-                        }
+                        textNoted = false;
+                        passedOver.element(recordParents.current(), recordParents.besideRecords(), cursor.getName(),
+                                cursor.getDepth());
                         if (index < 0 && nearMiss == null && (recordElements.hasLocalName(cursor.getLocalName())
                                 || recordElements.hasLocalNameButForCase(cursor.getLocalName()))) {
                             nearMiss = cursor.getName().toString();
@@ -367,18 +362,16 @@ public final class StaxRecordSplitter implements RecordSplitter {
                         enter();
                     }
                     case XMLStreamConstants.END_ELEMENT -> {
-                        passedOverEnds();
+                        textNoted = false;
+                        passedOver.ended(cursor.getDepth());
                         leave();
                     }
                     case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA -> {
                         // Text beside the records, as in "<person/>hello<person/>", is no record either, and it was
                         // dropped without a word; white space between records is layout.
-                        if (recordParents.besideRecords()) {
-                            if (!cursor.isWhiteSpace()) {
-                                countPassedOver(PASSED_TEXT, 1L);
-                            }
-                        } else if (earlySiblings != null && !cursor.isWhiteSpace()) {
-                            earlySiblings.started(cursor.getDepth() + 1, PASSED_TEXT);
+                        if (!textNoted && !cursor.isWhiteSpace()) {
+                            textNoted = true;
+                            passedOver.text(recordParents.current(), recordParents.besideRecords());
                         }
                     }
                     case XMLStreamConstants.DTD -> {
@@ -442,6 +435,8 @@ public final class StaxRecordSplitter implements RecordSplitter {
         XMLStreamLocation2 start = info.getStartLocation();
         long startChar = info.getStartingCharOffset();
         shift.anchor(start.getLineNumber(), start.getColumnNumber());
+        rawStartLine = start.getLineNumber();
+        rawStartColumn = start.getColumnNumber();
         if (prologEnd < 0) {
             // The first element is the root, so a record at the root has the prolog end at its own start.
             prologEnd = bytes.byteOffsetOf(startChar - charBase);
@@ -452,40 +447,9 @@ public final class StaxRecordSplitter implements RecordSplitter {
         fragment.begin(startChar, outerNamespaces());
     }
 
-    /** Notes the element at the cursor as a child of its parent; the first whose name a sibling before it had is kept. */
-    private void notePassedOver() {
-        String key = countPassedOver(cursor.getName().toString(), 1L);
-        passedOpen.push(new Object[] {key, cursor.getDepth()});
-    }
-
-    /** Counts {@code count} elements of {@code name} as passed over, under "others" past the names kept; the key used. */
-    private String countPassedOver(String name, long count) {
-        String key = passedOver.containsKey(name) || passedOver.size() < MAX_PASSED_OVER_NAMES ? name : "others";
-        passedOver.merge(key, count, Long::sum);
-        return key;
-    }
-
-    /**
-     * A record starts inside elements noted as passed over (a {@code <batch>} of records beside records): they held
-     * records after all, and are not counted. A record at the root level has none open.
-     */
-    private void recordInsidePassedOver() {
-        while (!passedOpen.isEmpty()) {
-            String key = (String) passedOpen.pop()[0];
-            passedOver.computeIfPresent(key, (k, n) -> n > 1 ? n - 1 : null);
-        }
-    }
-
-    /** An element noted as passed over ends without a record in it: it stays counted. */
-    private void passedOverEnds() {
-        if (!passedOpen.isEmpty() && (Integer) passedOpen.peek()[1] == cursor.getDepth()) {
-            passedOpen.pop();
-        }
-    }
-
     @Override
     public Map<String, Long> passedOver() {
-        return Map.copyOf(passedOver);
+        return passedOver.asMap();
     }
 
     private void noteSibling() {
@@ -821,12 +785,16 @@ public final class StaxRecordSplitter implements RecordSplitter {
     private FileFailedException failure(XMLStreamException e) {
         FileFailedException f = failureAt(e);
         ErrorLocation at = f.location().orElse(null);
-        if (inRecord && position != null && at != null && at.line() > 0 && (at.line() < position.line()
-                || at.line() == position.line() && at.column() < position.column())) {
+        // The parser's own position, not the file's: after a resume, the file's lines are worked out for what follows
+        // the first record read, and the replayed prolog's would come out wrong.
+        Location raw = e.getLocation() != null ? e.getLocation() : cursor == null ? null : cursor.getLocation();
+        if (inRecord && position != null && at != null && raw != null && raw.getLineNumber() > 0
+                && !f.reason().contains("in the text of an entity") && (raw.getLineNumber() < rawStartLine
+                || raw.getLineNumber() == rawStartLine && raw.getColumnNumber() < rawStartColumn)) {
             // Before the record's start is in the DOCTYPE: the parser placed a fault in an entity's text where the
             // entity is declared, and kept no trace of where the record used it (its limit on expansions does so).
             return new FileFailedException(f.reason() + " (in the text of an entity this record uses, which the "
-                    + "DOCTYPE declares at line " + at.line() + ", column " + at.column() + ")",
+                    + "DOCTYPE declares at line " + raw.getLineNumber() + ", column " + raw.getColumnNumber() + ")",
                     at.withPosition(position.line(), position.column(), position.byteOffset()),
                     f.settingKey().orElse(null), e);
         }
@@ -926,8 +894,8 @@ public final class StaxRecordSplitter implements RecordSplitter {
     }
 
     /**
-     * The record a fault is in: the current one, or between records the next (a fault in its start
-     * tag is found before the splitter knows it is one); none before the first record.
+     * The record a fault is in: the current one; none between records, where {@link #failure} says which record the
+     * fault came after instead (one in a record's start tag is found before the splitter knows it is a record's).
      */
     private long faultIndex() {
         return inRecord ? index : -1;

@@ -69,11 +69,11 @@ public final class XmlEncodingSniffer {
             what = "the file starts with '<' in UTF-32 (" + hex(head, 4) + "); UTF-32 is not supported";
         } else if (length >= 4 && head[0] == 0x3C && head[1] == 0 && head[2] != 0 && head[2] != 0x3F && head[3] == 0) {
             // The parser saw a '<' and then a NUL, and said only that ("CTRL-CHAR, code 0 in prolog").
-            what = "the file looks like UTF-16LE ('<' as 3C 00) but has neither a byte order mark nor an XML "
-                    + "declaration, one of which XML requires of a UTF-16 file: write it with the byte order mark FF FE";
+            what = "the file looks like UTF-16LE ('<' as 3C 00) but has no byte order mark, which XML requires of a "
+                    + "UTF-16 file without a declaration: write it with the byte order mark FF FE";
         } else if (length >= 4 && head[0] == 0 && head[1] == 0x3C && head[2] == 0 && head[3] != 0 && head[3] != 0x3F) {
-            what = "the file looks like UTF-16BE ('<' as 00 3C) but has neither a byte order mark nor an XML "
-                    + "declaration, one of which XML requires of a UTF-16 file: write it with the byte order mark FE FF";
+            what = "the file looks like UTF-16BE ('<' as 00 3C) but has no byte order mark, which XML requires of a "
+                    + "UTF-16 file without a declaration: write it with the byte order mark FE FF";
         } else if (startsWith(head, length, 0x4C, 0x6F, 0xA7, 0x94)) {
             what = "the file starts with '<?xm' in EBCDIC (4C 6F A7 94); EBCDIC encodings are not supported";
         }

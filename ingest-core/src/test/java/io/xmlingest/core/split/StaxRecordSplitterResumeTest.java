@@ -135,6 +135,42 @@ class StaxRecordSplitterResumeTest {
         }
     }
 
+    /**
+     * A fault in an entity's text, whose position the parser gives in the DOCTYPE, is put at the record; the DOCTYPE's
+     * line is the parser's own, which a resume replays the prolog for, not one worked out for the lines after it.
+     */
+    @Test
+    void afterAResumeAnEntitysFaultNamesTheDoctypesOwnLine() throws Exception {
+        StringBuilder doc = new StringBuilder("<?xml version='1.0'?>\n<!DOCTYPE root [\n<!ENTITY l0 'lol'>\n"
+                + "<!ENTITY l1 '" + "&l0;".repeat(200) + "'>\n<!ENTITY l2 '" + "&l1;".repeat(200) + "'>\n]>\n"
+                + "<root xmlns='urn:test:items'>\n");
+        for (int i = 0; i < 30; i++) {
+            doc.append("<item>").append(i == 25 ? "&l2;" : "x").append("</item>\n");
+        }
+        doc.append("</root>\n");
+        Path f = Files.writeString(dir.resolve("ent.xml"), doc);
+        XmlLimits internal = new XmlLimits(100, 100, 1_000_000, 1_000_000, DoctypePolicy.INTERNAL, 10_000, 4, 1 << 20);
+        ResumePoint at;
+        try (StaxRecordSplitter s = StaxRecordSplitter.open(f, ITEM, internal)) {
+            for (int i = 0; i < 20; i++) {
+                s.next();
+            }
+            at = s.resumePoint();
+        }
+        for (boolean resumed : new boolean[] {false, true}) {
+            try (StaxRecordSplitter s = resumed ? StaxRecordSplitter.resume(f, "ent.xml", ITEM, internal, at, 20)
+                    : StaxRecordSplitter.open(f, ITEM, internal)) {
+                assertThatThrownBy(() -> {
+                    while (s.next()) {
+                        s.capture();
+                    }
+                }).as(resumed ? "resumed" : "from the start").isInstanceOf(FileFailedException.class)
+                        .hasMessageContaining("which the DOCTYPE declares at line 3, column 15)")
+                        .hasMessageContaining("record index 25, line 33,");
+            }
+        }
+    }
+
     @Test
     void aBadByteAfterAResumeHasTheFilesLineAndColumn() throws Exception {
         String doc = document().replace("😀 17<", "😀 1#7<");

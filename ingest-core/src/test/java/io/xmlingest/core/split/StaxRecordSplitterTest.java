@@ -383,6 +383,50 @@ class StaxRecordSplitterTest {
         }
     }
 
+    /**
+     * What comes before a path's first record is kept by the path, not by the parent element, nor only for the file's
+     * first record: a misspelt record in an earlier {@code <items>}, or ahead of a second kind's first record, was
+     * dropped without a word; and a long header took the names the records' siblings needed.
+     */
+    @Test
+    void beforeAPathsFirstRecordItsSiblingsAreCountedWhateverCameFirst(@TempDir Path dir) throws Exception {
+        try (var s = splitter("<root xmlns='urn:test'><items><itme/></items><items><item/><itme/></items></root>", ITEM)) {
+            assertThat(records(s)).hasSize(1);
+            assertThat(s.passedOver()).isEqualTo(Map.of("{urn:test}itme", 2L));
+        }
+        Path file = Files.writeString(dir.resolve("two.xml"), "<root xmlns='urn:test'><items><item/></items>"
+                + "<people><persn xmlns='" + NS + "'/><person xmlns='" + NS + "'/></people></root>");
+        try (var s = StaxRecordSplitter.open(file, "two.xml", RecordElements.of(List.of(ITEM, new QName(NS, "person"))),
+                XmlLimits.DEFAULTS)) {
+            assertThat(records(s)).hasSize(2);
+            assertThat(s.passedOver()).isEqualTo(Map.of("{" + NS + "}persn", 1L));
+        }
+        StringBuilder header = new StringBuilder("<root xmlns='urn:test'>");
+        for (int i = 0; i < 30; i++) {
+            header.append("<h").append(i).append("/>");
+        }
+        try (var s = splitter(header + "<data><junk/><itme/><item/></data></root>", ITEM)) {
+            assertThat(records(s)).hasSize(1);
+            assertThat(s.passedOver()).isEqualTo(Map.of("{urn:test}junk", 1L, "{urn:test}itme", 1L));
+        }
+        // A wrapper that turns out to hold records is none of them.
+        try (var s = splitter("<root xmlns='urn:test'><batch><item/></batch><item/><x/></root>", ITEM)) {
+            assertThat(records(s)).hasSize(2);
+            assertThat(s.passedOver()).isEqualTo(Map.of("{urn:test}x", 1L));
+        }
+    }
+
+    /** One text is one, however many events the parser makes of it (at its buffer's end, a CDATA section, a comment). */
+    @Test
+    void aTextBesideTheRecordsCountsOnceWhateverItsPieces() throws Exception {
+        String xml = "<root xmlns='urn:test'><item/>" + "x".repeat(10_000) + "<item/>a<![CDATA[b]]>c<!-- d -->e"
+                + "<item/>Tom &amp; Jerry<item/></root>";
+        try (var s = splitter(xml, ITEM)) {
+            assertThat(records(s)).hasSize(4);
+            assertThat(s.passedOver()).isEqualTo(Map.of(RecordSplitter.PASSED_TEXT, 3L));
+        }
+    }
+
     /** Text beside the records was dropped without a word; white space, the layout between records, is not counted. */
     @Test
     void textBesideTheRecordsIsCountedAsPassedOver() throws Exception {
@@ -390,7 +434,7 @@ class StaxRecordSplitterTest {
                 + "<item>c</item>\n<meta>not beside</meta></root>";
         try (var s = splitter(xml, ITEM)) {
             assertThat(records(s)).hasSize(3);
-            assertThat(s.passedOver()).isEqualTo(Map.of(RecordSplitter.PASSED_TEXT, 3L, "{urn:test}meta", 1L));
+            assertThat(s.passedOver()).isEqualTo(Map.of(RecordSplitter.PASSED_TEXT, 2L, "{urn:test}meta", 1L));
         }
         try (var s = splitter("<root xmlns='urn:test'>\n  <item>a</item>\n  <item>b</item>\n</root>\n", ITEM)) {
             assertThat(records(s)).hasSize(2);
@@ -553,6 +597,33 @@ class StaxRecordSplitterTest {
             try (var s = splitter(xml, ITEM, new XmlLimits(10, 100, 1000, 2000))) {
                 assertThat(records(s)).hasSize(2);
             }
+        }
+    }
+
+    /**
+     * A record's size was its size in the file: 3,000 uses of a 100,000-character entity in a 30 KB record were held
+     * whole and ran the heap out. Its text with the entities expanded counts too, and such a record is rejected as
+     * too large, the file going on.
+     */
+    @Test
+    void aRecordThatEntitiesMakeTooLargeIsRejectedAsTooLarge() throws Exception {
+        java.util.function.IntFunction<String> uses = n -> "<?xml version='1.0'?><!DOCTYPE root [<!ENTITY e '"
+                + "x".repeat(2_000) + "'>]><root xmlns='urn:test'><item>" + "<a>&e;</a>".repeat(n)
+                + "</item><item>ok</item></root>";
+        String xml = uses.apply(20);
+        XmlLimits limits = new XmlLimits(100, 100, 1_000_000, 1_000_000, DoctypePolicy.INTERNAL, 1_000, 4, 10_000);
+        try (var s = splitter(xml, ITEM, limits)) {
+            assertThat(s.next()).isTrue();
+            assertThatThrownBy(s::capture).isInstanceOf(io.xmlingest.core.error.RecordRejectedException.class)
+                    .hasMessageContaining("record larger than 10000 characters once the entities in it are expanded")
+                    .hasMessageContaining("xml.max.record.size");
+            assertThat(s.next()).isTrue();
+            assertThat(text(s.record())).isEqualTo("<item>ok</>");
+            assertThat(s.next()).isFalse();
+        }
+        // Four uses, 8,000 characters, are under it.
+        try (var s = splitter(uses.apply(4), ITEM, limits)) {
+            assertThat(records(s)).hasSize(2);
         }
     }
 

@@ -223,7 +223,7 @@ class XmlEncodingSnifferTest {
     void utf16WithNeitherAByteOrderMarkNorADeclarationIsSaidToBeSo() {
         byte[] le = "<persons/>".getBytes(StandardCharsets.UTF_16LE);
         assertThat(failure(le, "f.xml").reason()).startsWith("the file looks like UTF-16LE ('<' as 3C 00) but has "
-                + "neither a byte order mark nor an XML declaration").contains("FF FE");
+                + "no byte order mark").contains("FF FE");
         byte[] be = "<persons/>".getBytes(StandardCharsets.UTF_16BE);
         assertThat(failure(be, "f.xml").reason()).startsWith("the file looks like UTF-16BE ('<' as 00 3C)").contains("FE FF");
     }
