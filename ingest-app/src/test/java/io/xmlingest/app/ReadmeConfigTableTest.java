@@ -3,7 +3,6 @@ package io.xmlingest.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xmlingest.core.config.ConfigDocPrinter;
-import io.xmlingest.core.config.Setting;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -23,16 +22,5 @@ class ReadmeConfigTableTest {
         assertThat(text.substring(from + start.length(), to))
                 .as("README config table; regenerate with: java -jar ingest-app/target/ingest-app.jar config --doc")
                 .isEqualTo(ConfigDocPrinter.markdownTable(AppSettings.ALL));
-    }
-
-    /** As ConfigDocPrinterTest holds the pipeline's settings to it: the table says the range of every number. */
-    @Test
-    void everyNumericSettingOfTheAppSaysWhichValuesItTakes() {
-        for (Setting<?> s : AppSettings.ALL) {
-            String type = s.type().name();
-            if (type.equals("int") || type.equals("long") || type.equals("bytes")) {
-                assertThat(s.allowed()).as(s.key()).isPresent();
-            }
-        }
     }
 }

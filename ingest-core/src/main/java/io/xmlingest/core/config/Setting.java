@@ -45,6 +45,13 @@ public final class Setting<T> {
         this.defaultValue = defaultValue;
         this.doc = Objects.requireNonNull(doc);
         this.validator = validator == null ? v -> null : validator;
+        if (family == null && (type == SettingType.INT || type == SettingType.LONG || type == SettingType.BYTES)
+                && !(this.validator instanceof Validators.Rule)) {
+            // The config table gives every number's range from its check; a check that cannot say it would leave a
+            // number in the table with no bounds, where the code has some.
+            throw new IllegalStateException(key + " is a number: its check must say its range (Validators.between, "
+                    + "bytesBetween or rule)");
+        }
         if (defaultValue != null) {
             String problem = this.validator.apply(defaultValue);
             if (problem != null) {

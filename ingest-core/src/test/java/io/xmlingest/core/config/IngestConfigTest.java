@@ -59,9 +59,9 @@ class IngestConfigTest {
         assertThat(IngestConfig.of(IngestSettings.ALL, Map.of("topic", "t", "file.decompressed.max.bytes", "2TiB"))
                 .get(IngestSettings.DECOMPRESSED_MAX_BYTES)).isEqualTo(2L << 40);
         // A setting whose range is the type's own keeps the type's words.
-        assertThatThrownBy(() -> Setting.of("any.bytes", SettingType.BYTES, 1L, "d", v -> null).parse("99999999999GiB"))
+        assertThatThrownBy(() -> Setting.of("any.bytes", SettingType.BYTES, 1L, "d", Validators.rule("any", v -> null)).parse("99999999999GiB"))
                 .hasMessageContaining("out of range (at most 9223372036854775807 bytes)");
-        assertThatThrownBy(() -> Setting.of("any.int", SettingType.INT, 1, "d", v -> null).parse("-99999999999"))
+        assertThatThrownBy(() -> Setting.of("any.int", SettingType.INT, 1, "d", Validators.rule("any", v -> null)).parse("-99999999999"))
                 .hasMessageContaining("out of range (-2147483648 to 2147483647)");
     }
 
