@@ -788,8 +788,11 @@ public final class StaxRecordSplitter implements RecordSplitter {
         // The parser's own position, not the file's: after a resume, the file's lines are worked out for what follows
         // the first record read, and the replayed prolog's would come out wrong.
         Location raw = e.getLocation() != null ? e.getLocation() : cursor == null ? null : cursor.getLocation();
-        if (inRecord && position != null && at != null && raw != null && raw.getLineNumber() > 0
-                && !f.reason().contains("in the text of an entity") && (raw.getLineNumber() < rawStartLine
+        // With a context, XmlFaults has already followed it to where the record uses the entity.
+        boolean placed = e.getLocation() instanceof XMLStreamLocation2 nested && nested.getContext() != null
+                && nested.getLineNumber() > 0;
+        if (inRecord && position != null && at != null && raw != null && raw.getLineNumber() > 0 && !placed
+                && (raw.getLineNumber() < rawStartLine
                 || raw.getLineNumber() == rawStartLine && raw.getColumnNumber() < rawStartColumn)) {
             // Before the record's start is in the DOCTYPE: the parser placed a fault in an entity's text where the
             // entity is declared, and kept no trace of where the record used it (its limit on expansions does so).
