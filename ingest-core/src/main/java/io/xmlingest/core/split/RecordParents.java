@@ -50,7 +50,12 @@ final class RecordParents {
 
     /** Whether an element starting now, not yet entered, has the parent of a record found before. */
     boolean besideRecords() {
-        return !parents.isEmpty() && parents.contains(current());
+        return besideRecords(current());
+    }
+
+    /** Whether {@code path}, as {@link #current()} gave it, is the parent's path of a record found before. */
+    boolean besideRecords(long path) {
+        return !parents.isEmpty() && parents.contains(path);
     }
 
     /** The path of the innermost open element: the parent of an element or text met now. */

@@ -348,7 +348,8 @@ public final class StaxRecordSplitter implements RecordSplitter {
                             return true;
                         }
                         textNoted = false;
-                        passedOver.element(recordParents.current(), recordParents.besideRecords(), cursor.getName(),
+                        long parent = recordParents.current();
+                        passedOver.element(parent, recordParents.besideRecords(parent), cursor.getName(),
                                 cursor.getDepth());
                         if (index < 0 && nearMiss == null && (recordElements.hasLocalName(cursor.getLocalName())
                                 || recordElements.hasLocalNameButForCase(cursor.getLocalName()))) {
@@ -371,7 +372,8 @@ public final class StaxRecordSplitter implements RecordSplitter {
                         // dropped without a word; white space between records is layout.
                         if (!textNoted && !cursor.isWhiteSpace()) {
                             textNoted = true;
-                            passedOver.text(recordParents.current(), recordParents.besideRecords());
+                            long parent = recordParents.current();
+                            passedOver.text(parent, recordParents.besideRecords(parent));
                         }
                     }
                     case XMLStreamConstants.DTD -> {

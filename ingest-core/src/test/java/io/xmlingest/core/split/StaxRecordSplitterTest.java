@@ -61,6 +61,15 @@ class StaxRecordSplitterTest {
         return b.toString();
     }
 
+    /** Reads every record of {@code xml} and checks how many there were and what was passed over beside them. */
+    private static void assertRecordsAndPassedOver(String xml, int records, Map<String, Long> passed)
+            throws XMLStreamException {
+        try (var s = splitter(xml, ITEM)) {
+            assertThat(records(s)).hasSize(records);
+            assertThat(s.passedOver()).isEqualTo(passed);
+        }
+    }
+
     private static void skipAll(RecordSplitter s) {
         while (s.next()) {
             // the splitter itself reads past each unread record
@@ -421,10 +430,7 @@ class StaxRecordSplitterTest {
     void aTextBesideTheRecordsCountsOnceWhateverItsPieces() throws Exception {
         String xml = "<root xmlns='urn:test'><item/>" + "x".repeat(10_000) + "<item/>a<![CDATA[b]]>c<!-- d -->e"
                 + "<item/>Tom &amp; Jerry<item/></root>";
-        try (var s = splitter(xml, ITEM)) {
-            assertThat(records(s)).hasSize(4);
-            assertThat(s.passedOver()).isEqualTo(Map.of(RecordSplitter.PASSED_TEXT, 3L));
-        }
+        assertRecordsAndPassedOver(xml, 4, Map.of(RecordSplitter.PASSED_TEXT, 3L));
     }
 
     /** Text beside the records was dropped without a word; white space, the layout between records, is not counted. */
@@ -432,10 +438,7 @@ class StaxRecordSplitterTest {
     void textBesideTheRecordsIsCountedAsPassedOver() throws Exception {
         String xml = "<root xmlns='urn:test'>\n lead <item>a</item>\n  <item>b</item> hello world\n<![CDATA[c]]>"
                 + "<item>c</item>\n<meta>not beside</meta></root>";
-        try (var s = splitter(xml, ITEM)) {
-            assertThat(records(s)).hasSize(3);
-            assertThat(s.passedOver()).isEqualTo(Map.of(RecordSplitter.PASSED_TEXT, 2L, "{urn:test}meta", 1L));
-        }
+        assertRecordsAndPassedOver(xml, 3, Map.of(RecordSplitter.PASSED_TEXT, 2L, "{urn:test}meta", 1L));
         try (var s = splitter("<root xmlns='urn:test'>\n  <item>a</item>\n  <item>b</item>\n</root>\n", ITEM)) {
             assertThat(records(s)).hasSize(2);
             assertThat(s.passedOver()).isEmpty();
@@ -457,10 +460,7 @@ class StaxRecordSplitterTest {
         }
         String first = "<root xmlns='urn:test'><itme>a</itme><o:item xmlns:o='urn:o'>b</o:item><item>c</item>"
                 + "<item>d</item></root>";
-        try (var s = splitter(first, ITEM)) {
-            assertThat(records(s)).hasSize(2);
-            assertThat(s.passedOver()).isEqualTo(Map.of("{urn:test}itme", 1L, "{urn:o}item", 1L));
-        }
+        assertRecordsAndPassedOver(first, 2, Map.of("{urn:test}itme", 1L, "{urn:o}item", 1L));
     }
 
     /**
