@@ -6,13 +6,17 @@ import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.CoreConstants;
+import ch.qos.logback.core.pattern.DynamicConverter;
 import ch.qos.logback.core.spi.ContextAwareBase;
 import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 
 /**
@@ -30,7 +34,7 @@ public final class StderrLogging extends ContextAwareBase implements Configurato
     /** The level of xmlingest's own loggers, INFO unless this variable (or system property) names another. */
     public static final String LEVEL_VARIABLE = "XMLINGEST_LOG_LEVEL";
 
-    static final String PATTERN = "%d{HH:mm:ss.SSS} %-5level %logger{0} - %msg%n";
+    static final String PATTERN = "%d{HH:mm:ss.SSS} %-5level %logger{0} - %" + OneLineMessageConverter.WORD + "%n";
 
     /** Kafka's own loggers, quieter than xmlingest's: what they say at INFO is not the user's business. */
     static final Map<String, Level> LEVELS = Map.of(
@@ -57,6 +61,9 @@ public final class StderrLogging extends ContextAwareBase implements Configurato
             System.err.println("warning: -D" + FILE_PROPERTY + "=" + file + " names no file, class path resource or URL "
                     + "that can be read; logging as xmlingest does without it");
         }
+        Map<String, Supplier<DynamicConverter>> words = new HashMap<>();
+        words.put(OneLineMessageConverter.WORD, OneLineMessageConverter::new);
+        context.putObject(CoreConstants.PATTERN_RULE_REGISTRY_FOR_SUPPLIERS, words);
         PatternLayoutEncoder encoder = new PatternLayoutEncoder();
         encoder.setContext(context);
         encoder.setPattern(PATTERN);

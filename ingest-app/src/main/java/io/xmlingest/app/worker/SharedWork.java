@@ -444,7 +444,8 @@ final class SharedWork implements AutoCloseable {
             KafkaSession session = held.session();
             Checkpoint before = session.checkpoints().find(fileId).orElse(null);
             if (before != null && before.isFinished() && dropped && before.state() == FileState.COMPLETED) {
-                LOG.info("{} is already ingested (file id {}, {} records): nothing published", name, fileId, before.records());
+                LOG.info("{} is already ingested (file id {}, {}): nothing published", name, fileId,
+                        Counted.of(before.records(), "record"));
                 inbox.toDone(file, fileId, FileReport.alreadyIngested(name, fileId, size, before));
                 metrics.end("already_ingested");
                 return;
@@ -675,8 +676,9 @@ final class SharedWork implements AutoCloseable {
                 }
                 c = out.checkpoint();
                 switch (out.ending()) {
-                    case COMPLETED -> LOG.info("{} of {} completed: {} records, {} dead letters; this run {} s",
-                            order.shard(), order.name(), c.records(), c.deadLetters(),
+                    case COMPLETED -> LOG.info("{} of {} completed: {}, {}; this run {} s",
+                            order.shard(), order.name(), Counted.of(c.records(), "record"),
+                            Counted.of(c.deadLetters(), "dead letter"),
                             String.format("%.1f", out.nanos() / 1e9));
                     case FAILED -> LOG.error("{} of {} failed: {}", order.shard(), order.name(), out.failure().getMessage());
                     case STOPPED -> {
@@ -758,8 +760,9 @@ final class SharedWork implements AutoCloseable {
         }
         session.publisher().commit(ending.get().messages());
         Checkpoint c = ending.get().checkpoint();
-        LOG.info("{} {}: {} records, {} dead letters in {} shards", whole.name(),
-                c.state() == FileState.COMPLETED ? "completed" : "failed", c.records(), c.deadLetters(), shards);
+        LOG.info("{} {}: {}, {} in {}", whole.name(),
+                c.state() == FileState.COMPLETED ? "completed" : "failed", Counted.of(c.records(), "record"),
+                Counted.of(c.deadLetters(), "dead letter"), Counted.of(shards, "shard"));
         moveEnded(whole.path(), whole, c, session.checkpoints());
     }
 

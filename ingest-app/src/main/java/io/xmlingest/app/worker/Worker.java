@@ -626,7 +626,8 @@ public final class Worker implements Runnable {
         if (recorded.isPresent() && !recorded.get().sha256().equals(fileId)) {
             String was = recorded.get().sha256();
             Checkpoint old = session.checkpoints().find(was).orElse(null);
-            String committed = old == null ? "" : "; " + old.records() + " records of the old content were committed"
+            String committed = old == null ? "" : "; " + Counted.of(old.records(), "record") + " of the old content "
+                    + (old.records() == 1 ? "was" : "were") + " committed"
                     + (old.isFinished() ? "" : ", and its file id now has a failed event");
             FileFailedException refused = new FileFailedException("the file changed since its ingestion began (it was "
                     + was + ", it is now " + fileId + "); a changed file is never resumed, since that would mix "
@@ -667,7 +668,8 @@ public final class Worker implements Runnable {
                     + "{} has changed since", name, from.fileName(), fileId, IngestSettings.RECORD_ELEMENT.key());
         }
         if (from != null && from.state() == FileState.COMPLETED && !heldNothing) {
-            LOG.info("{} is already ingested (file id {}, {} records): nothing published", name, fileId, from.records());
+            LOG.info("{} is already ingested (file id {}, {}): nothing published", name, fileId,
+                    Counted.of(from.records(), "record"));
             inbox.toDone(claimed, fileId, FileReport.alreadyIngested(name, fileId, size, from));
             metrics.end("already_ingested");
             return;
@@ -708,9 +710,9 @@ public final class Worker implements Runnable {
             // After a fault the position kept is the last record start read before it: that record is skipped, not
             // published again.
             long readFrom = from.resume() == null ? 0 : from.resume().recordIndex();
-            LOG.info("resuming {} at record {} (reading from byte offset {}, {}), {} records committed before", name,
+            LOG.info("resuming {} at record {} (reading from byte offset {}, {}), {} committed before", name,
                     from.nextRecordIndex(), resumeAt, readFrom == from.nextRecordIndex() ? "where it starts"
-                            : "where record " + readFrom + " starts", from.records());
+                            : "where record " + readFrom + " starts", Counted.of(from.records(), "record"));
         }
         metrics.begin(name, from, resumeAt);
         // Where each commit left the file in hand: a crash is counted against it.
@@ -736,8 +738,8 @@ public final class Worker implements Runnable {
                     LOG.warn("{} completed with no record: {}", name, empty);
                     note = note == null ? empty : empty + "; " + note;
                 } else {
-                    LOG.info("{} completed: {} records, {} dead letters, {} pages; this run {} s", name, c.records(),
-                            c.deadLetters(), c.pages(), String.format("%.1f", outcome.nanos() / 1e9));
+                    LOG.info("{} completed: {}, {}, {}; this run {} s", name, Counted.of(c.records(), "record"),
+                            Counted.of(c.deadLetters(), "dead letter"), Counted.of(c.pages(), "page"), String.format("%.1f", outcome.nanos() / 1e9));
                 }
                 inbox.toDone(claimed, fileId, FileReport.of("completed", name, fileId, size, c, outcome.nanos() / 1e9,
                         null, note));

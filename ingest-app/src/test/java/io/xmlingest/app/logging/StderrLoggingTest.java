@@ -6,6 +6,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.Configurator;
+import ch.qos.logback.classic.util.LogbackMDCAdapter;
 import ch.qos.logback.core.ConsoleAppender;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -54,13 +55,37 @@ class StderrLoggingTest {
         assertThat(stderr.isStarted()).isTrue();
         assertThat(stderr.getTarget()).isEqualTo("System.err");
         assertThat(((PatternLayoutEncoder) stderr.getEncoder()).getPattern())
-                .isEqualTo("%d{HH:mm:ss.SSS} %-5level %logger{0} - %msg%n");
+                .isEqualTo("%d{HH:mm:ss.SSS} %-5level %logger{0} - %msg1%n");
         assertThat(context.getLogger("io.xmlingest.app.worker.Worker").getEffectiveLevel()).isEqualTo(Level.INFO);
         assertThat(context.getLogger("org.apache.kafka.clients.producer.KafkaProducer").getEffectiveLevel())
                 .isEqualTo(Level.WARN);
         assertThat(context.getLogger("org.apache.kafka.clients.NetworkClient").getEffectiveLevel()).isEqualTo(Level.ERROR);
         assertThat(context.getLogger("state.change.logger").getEffectiveLevel()).isEqualTo(Level.OFF);
         assertThat(context.getLogger("com.example.Model").getEffectiveLevel()).isEqualTo(Level.WARN);
+    }
+
+    /** A file name is the inbox user's to choose, line ends and terminal escapes included. */
+    @Test
+    void aMessageIsOneLineWhateverItsArgumentsHoldAndAStackTraceStillFollowsIt() {
+        PrintStream err = System.err;
+        ByteArrayOutputStream said = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(said, true, StandardCharsets.UTF_8));
+        try {
+            LoggerContext context = configured();
+            // A context of one's own has no MDC until given one; the application's gets it from SLF4J.
+            context.setMDCAdapter(new LogbackMDCAdapter());
+            context.getLogger("io.xmlingest.app.worker.Worker").warn("{} failed: {}",
+                    "a.xml\n12:00:00.000 INFO  Worker - b.xml completed\r\u001b[2J\u2028.xml", "tab\there, caf\u00e9",
+                    new IllegalStateException("why\non two lines"));
+        } finally {
+            System.setErr(err);
+        }
+        String[] lines = said.toString(StandardCharsets.UTF_8).split(System.lineSeparator());
+        assertThat(lines[0]).endsWith(" WARN  Worker - a.xml\\n12:00:00.000 INFO  Worker - b.xml completed\\r"
+                + "\\u001b[2J\\u2028.xml failed: tab\there, caf\u00e9");
+        // The throwable's own text is logback's to write: the trace is meant to span lines.
+        assertThat(lines[1]).isEqualTo("java.lang.IllegalStateException: why");
+        assertThat(lines[3]).startsWith("\tat ");
     }
 
     @Test
