@@ -3,8 +3,8 @@ package io.xmlingest.core.bind;
 import static io.xmlingest.core.bind.XsdText.invalid;
 import static io.xmlingest.core.bind.XsdText.shortValue;
 
+import io.xmlingest.core.jaxb.XmlValues;
 import java.util.regex.Pattern;
-import javax.xml.datatype.DatatypeConfigurationException;
 import javax.xml.datatype.DatatypeFactory;
 import javax.xml.datatype.Duration;
 import javax.xml.datatype.XMLGregorianCalendar;
@@ -43,15 +43,7 @@ public final class XsdCalendars {
     private static final Form G_DAY = new Form("gDay", "---" + DAY, "---DD");
 
     // The factory JAXB itself uses, so a valid value binds to the same calendar as before.
-    private static final DatatypeFactory FACTORY;
-
-    static {
-        try {
-            FACTORY = DatatypeFactory.newInstance();
-        } catch (DatatypeConfigurationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final DatatypeFactory FACTORY = XmlValues.datatypeFactory();
 
     public static XMLGregorianCalendar parseDate(String text) {
         return parse(text, DATE);

@@ -29,6 +29,14 @@ public final class XmlValues {
         }
     }
 
+    /**
+     * The JDK's XML datatype factory, the one JAXB itself uses; made once, since each new instance is looked up
+     * through the service loader.
+     */
+    public static DatatypeFactory datatypeFactory() {
+        return DATATYPES;
+    }
+
     private static final ClassValue<String[]> ENUM_NAMES = new ClassValue<>() {
         @Override
         protected String[] computeValue(Class<?> type) {

@@ -1,8 +1,6 @@
 package io.xmlingest.core.split;
 
 import java.util.Arrays;
-import java.util.HashSet;
-import java.util.Set;
 
 /**
  * Where records were found, by the path of names ({ns}local, from the root) of their parent element, so that an
@@ -25,7 +23,12 @@ final class RecordParents {
     /** The path hash of each open element around the records, the innermost last. */
     private long[] open = new long[16];
     private int depth;
-    private final Set<Long> parents = new HashSet<>();
+    /**
+     * The parents' path hashes, sorted, in the first {@code parentCount} places: asked at every record and at every
+     * element or text outside one, where a set of {@code Long} boxed a value each time; a file has few such paths.
+     */
+    private long[] parents = new long[4];
+    private int parentCount;
 
     void enter(String namespace, String localName) {
         if (depth == open.length) {
@@ -43,9 +46,18 @@ final class RecordParents {
 
     /** A record starts now, as a child of the innermost open element (none for a record at the root). */
     void recordStarts() {
-        if (parents.size() < MAX_PATHS) {
-            parents.add(current());
+        long path = current();
+        int at = Arrays.binarySearch(parents, 0, parentCount, path);
+        if (at >= 0 || parentCount == MAX_PATHS) {
+            return;
         }
+        int insertAt = -at - 1;
+        if (parentCount == parents.length) {
+            parents = Arrays.copyOf(parents, parentCount * 2);
+        }
+        System.arraycopy(parents, insertAt, parents, insertAt + 1, parentCount - insertAt);
+        parents[insertAt] = path;
+        parentCount++;
     }
 
     /** Whether an element starting now, not yet entered, has the parent of a record found before. */
@@ -55,7 +67,7 @@ final class RecordParents {
 
     /** Whether {@code path}, as {@link #current()} gave it, is the parent's path of a record found before. */
     boolean besideRecords(long path) {
-        return !parents.isEmpty() && parents.contains(path);
+        return parentCount > 0 && Arrays.binarySearch(parents, 0, parentCount, path) >= 0;
     }
 
     /** The path of the innermost open element: the parent of an element or text met now. */
