@@ -35,30 +35,42 @@ public final class RecordKeys {
 
     public static RecordKeys of(Class<?> recordType, String name) {
         List<JaxbProperty> properties = JaxbProperties.of(recordType);
-        // Of an attribute and an element of one name, the element: the one the JSON writes under that name (the
-        // attribute is @name there), as schema-less mode keys it.
+        // The member the JSON writes under that name: of an attribute and an element of one name, the element (the
+        // attribute is @name there), as schema-less mode keys it; of two elements of one local name, the one of the
+        // class's namespace ({uri}name names the other).
+        int at = -1;
+        for (int i = 0; i < properties.size() && at < 0; i++) {
+            if (properties.get(i).kind() != JaxbProperty.Kind.TEXT && properties.get(i).json().equals(name)) {
+                at = i;
+            }
+        }
+        // Else by XML local name, an element before an attribute.
         boolean shared = properties.stream().anyMatch(p -> p.name().equals(name) && p.kind() != JaxbProperty.Kind.ATTRIBUTE
                 && p.kind() != JaxbProperty.Kind.TEXT);
-        for (int i = 0; i < properties.size(); i++) {
+        for (int i = 0; i < properties.size() && at < 0; i++) {
             JaxbProperty p = properties.get(i);
             if (p.name().equals(name) && p.kind() != JaxbProperty.Kind.TEXT
                     && !(shared && p.kind() == JaxbProperty.Kind.ATTRIBUTE)) {
-                boolean reference = References.of(recordType)[i];
-                XmlAdapter<?, ?> adapter = Adapters.of(recordType)[i];
-                if (!reference && (JaxbProperties.isBound(p.field().getType()) || holdsStructure(p.field(), adapter)
-                        || java.util.Collection.class.isAssignableFrom(p.field().getType())
-                        || (p.kind() == JaxbProperty.Kind.CHOICE && p.names().wildcard())
-                        || p.kind() == JaxbProperty.Kind.OTHER_ATTRIBUTES)) {
-                    throw new ConfigException(IngestSettings.RECORD_KEY.key(), IngestSettings.RECORD_KEY.key()
-                            + " '" + name + "' names a structured or repeated element of " + recordType.getSimpleName()
-                            + "; a key must be a single simple value");
-                }
-                return new RecordKeys(p, reference, adapter);
+                at = i;
             }
         }
-        throw new ConfigException(IngestSettings.RECORD_KEY.key(), IngestSettings.RECORD_KEY.key() + " '" + name
-                + "' is not an attribute or element of " + recordType.getName() + "; it has: "
-                + JaxbProperties.of(recordType).stream().map(JaxbProperty::name).collect(Collectors.joining(", ")));
+        if (at < 0) {
+            throw new ConfigException(IngestSettings.RECORD_KEY.key(), IngestSettings.RECORD_KEY.key() + " '" + name
+                    + "' is not an attribute or element of " + recordType.getName() + "; it has: "
+                    + properties.stream().map(JaxbProperty::json).collect(Collectors.joining(", ")));
+        }
+        JaxbProperty p = properties.get(at);
+        boolean reference = References.of(recordType)[at];
+        XmlAdapter<?, ?> adapter = Adapters.of(recordType)[at];
+        if (!reference && (JaxbProperties.isBound(p.field().getType()) || holdsStructure(p.field(), adapter)
+                || java.util.Collection.class.isAssignableFrom(p.field().getType())
+                || (p.kind() == JaxbProperty.Kind.CHOICE && p.names().wildcard())
+                || p.kind() == JaxbProperty.Kind.OTHER_ATTRIBUTES)) {
+            throw new ConfigException(IngestSettings.RECORD_KEY.key(), IngestSettings.RECORD_KEY.key()
+                    + " '" + name + "' names a structured or repeated element of " + recordType.getSimpleName()
+                    + "; a key must be a single simple value");
+        }
+        return new RecordKeys(p, reference, adapter);
     }
 
     /** The key's UTF-8 bytes, or null if the record has no value for it. */

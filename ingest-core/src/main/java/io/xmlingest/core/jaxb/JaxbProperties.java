@@ -14,6 +14,7 @@ import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import javax.xml.namespace.QName;
 
 /**
  * The XML-visible properties of JAXB classes that use field access (as xjc generates them),
@@ -82,7 +83,8 @@ public final class JaxbProperties {
                 ElementNames names = ElementNames.of(f, c);
                 if (attribute != null) {
                     attributes.add(new JaxbProperty(name(attribute.name(), f), JaxbProperty.Kind.ATTRIBUTE,
-                            attribute.required(), f, AttributeDefaults.of(type, f)));
+                            attribute.required(), f, AttributeDefaults.of(type, f))
+                            .inNamespace(ElementNames.attributeNamespace(f, c)));
                 } else if (f.isAnnotationPresent(XmlAnyAttribute.class)) {
                     otherAttributes.add(new JaxbProperty(f.getName(), JaxbProperty.Kind.OTHER_ATTRIBUTES, false, f));
                 } else if (f.isAnnotationPresent(XmlValue.class)) {
@@ -94,34 +96,68 @@ public final class JaxbProperties {
                     // A nil required element binds as null, like a missing one; without a schema the two look
                     // alike, and refusing a record the schema accepts would be worse than letting a gap through.
                     elements.add(new JaxbProperty(name(element.name(), f), JaxbProperty.Kind.ELEMENT,
-                            element.required() && !element.nillable(), f));
+                            element.required() && !element.nillable(), f).inNamespace(ElementNames.elementNamespace(f, c)));
                 } else if (f.isAnnotationPresent(XmlElementRef.class)) {
                     // xjc keeps optional nillable elements as JAXBElement under the element's XML name, which
                     // is not always the field's (unit-price becomes unitPrice).
                     XmlElementRef ref = f.getAnnotation(XmlElementRef.class);
                     String name = name(ref.name(), f);
-                    elements.add(new JaxbProperty(name, JaxbProperty.Kind.ELEMENT, false, f, null, null,
-                            ElementNames.refName(ref, c), name));
+                    QName refName = ElementNames.refName(ref, c);
+                    elements.add(new JaxbProperty(name, JaxbProperty.Kind.ELEMENT, false, f, null, null, refName, name,
+                            refName.getNamespaceURI()));
                 } else if (f.isAnnotationPresent(XmlElements.class)
                         || Modifier.isProtected(mod) || Modifier.isPublic(mod)) {
                     // xjc leaves optional elements unannotated; field access binds them by field name.
-                    elements.add(new JaxbProperty(f.getName(), JaxbProperty.Kind.ELEMENT, false, f));
+                    elements.add(new JaxbProperty(f.getName(), JaxbProperty.Kind.ELEMENT, false, f)
+                            .inNamespace(ElementNames.elementNamespace(f, c)));
                 }
             }
         }
         List<JaxbProperty> all = new ArrayList<>();
-        for (JaxbProperty a : attributes) {
-            // An attribute and an element (or the text's "value") of one name: two members of one name in one JSON
-            // object, of which most readers keep only the last, so the attribute was lost. Marked as schema-less mode
-            // marks attributes.
-            boolean shared = elements.stream().anyMatch(e -> e.name().equals(a.name()))
-                    || text.stream().anyMatch(t -> t.name().equals(a.name()));
-            all.add(shared ? a.writtenAs("@" + a.name()) : a);
-        }
+        all.addAll(attributes);
         all.addAll(otherAttributes);
         all.addAll(elements);
         all.addAll(text);
-        return Collections.unmodifiableList(all);
+        return Collections.unmodifiableList(apart(all, ElementNames.namespaceOf(type)));
+    }
+
+    /**
+     * The properties, each under a JSON name no other one has: two members of one name in one JSON
+     * object are two values of which most readers keep only the last, without a word. First an
+     * attribute (or the {@code xs:anyAttribute} map) whose name an element or the text's
+     * {@code value} has too is {@code @name}, as schema-less mode marks attributes; then, of
+     * properties that still share a name (an element and a reference to another namespace's element
+     * of the same local name, say), each in another namespace than the class's is
+     * {@code {uri}name}, as schema-less mode writes a foreign name, and past that, if any still
+     * share one, each in a namespace at all.
+     */
+    private static List<JaxbProperty> apart(List<JaxbProperty> properties, String ownNamespace) {
+        List<JaxbProperty> out = new ArrayList<>(properties);
+        for (int i = 0; i < out.size(); i++) {
+            JaxbProperty p = out.get(i);
+            boolean attribute = p.kind() == JaxbProperty.Kind.ATTRIBUTE || p.kind() == JaxbProperty.Kind.OTHER_ATTRIBUTES;
+            if (attribute && out.stream().anyMatch(o -> o != p && o.kind() != JaxbProperty.Kind.ATTRIBUTE
+                    && o.kind() != JaxbProperty.Kind.OTHER_ATTRIBUTES && o.json().equals(p.json()))) {
+                out.set(i, p.writtenAs("@" + p.json()));
+            }
+        }
+        qualifyShared(out, ns -> !ns.isEmpty() && !ns.equals(ownNamespace));
+        qualifyShared(out, ns -> !ns.isEmpty());
+        return out;
+    }
+
+    private static void qualifyShared(List<JaxbProperty> out, java.util.function.Predicate<String> qualify) {
+        java.util.Map<String, Long> uses = out.stream()
+                .collect(java.util.stream.Collectors.groupingBy(JaxbProperty::json, java.util.stream.Collectors.counting()));
+        for (int i = 0; i < out.size(); i++) {
+            JaxbProperty p = out.get(i);
+            String ns = p.namespace();
+            if (uses.get(p.json()) > 1 && ns != null && qualify.test(ns)) {
+                String json = p.json();
+                String marked = json.startsWith("@") ? "@" : "";
+                out.set(i, p.writtenAs(marked + "{" + ns + "}" + json.substring(marked.length())));
+            }
+        }
     }
 
     private static String name(String annotated, Field f) {

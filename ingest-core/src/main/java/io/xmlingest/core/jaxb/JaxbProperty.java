@@ -17,11 +17,14 @@ import javax.xml.namespace.QName;
  * @param names    for a {@link Kind#CHOICE}, how its items are named; null otherwise
  * @param element  for an {@link Kind#ELEMENT} held as a JAXBElement ({@code @XmlElementRef}), the
  *                 element's qualified name, which every item must have; null otherwise
- * @param json     the name the property is written under in JSON: its {@code name}, but for an attribute
- *                 whose name another property of the class has too ({@code @name} then)
+ * @param json     the name the property is written under in JSON: its {@code name}, but where another
+ *                 property of the class has that name too ({@code @name} for an attribute, {@code {uri}name}
+ *                 for one of another namespace; see {@link JaxbProperties})
+ * @param namespace the namespace of the property's attribute or element ("" for none); null where it has no
+ *                 single XML name (a choice, the attributes of {@code xs:anyAttribute}, the text)
  */
 public record JaxbProperty(String name, Kind kind, boolean required, Field field, Object absent, ElementNames names,
-                           QName element, String json) {
+                           QName element, String json, String namespace) {
 
     public enum Kind {
         ATTRIBUTE,
@@ -34,20 +37,25 @@ public record JaxbProperty(String name, Kind kind, boolean required, Field field
     }
 
     public JaxbProperty(String name, Kind kind, boolean required, Field field) {
-        this(name, kind, required, field, null, null, null, name);
+        this(name, kind, required, field, null, null, null, name, null);
     }
 
     public JaxbProperty(String name, Kind kind, boolean required, Field field, Object absent) {
-        this(name, kind, required, field, absent, null, null, name);
+        this(name, kind, required, field, absent, null, null, name, null);
     }
 
     public JaxbProperty(String name, Kind kind, boolean required, Field field, Object absent, ElementNames names) {
-        this(name, kind, required, field, absent, names, null, name);
+        this(name, kind, required, field, absent, names, null, name, null);
     }
 
     /** The same property written under another JSON name. */
     JaxbProperty writtenAs(String jsonName) {
-        return new JaxbProperty(name, kind, required, field, absent, names, element, jsonName);
+        return new JaxbProperty(name, kind, required, field, absent, names, element, jsonName, namespace);
+    }
+
+    /** The same property, its attribute or element in {@code uri}. */
+    JaxbProperty inNamespace(String uri) {
+        return new JaxbProperty(name, kind, required, field, absent, names, element, json, uri);
     }
 
     public Object get(Object bean) {

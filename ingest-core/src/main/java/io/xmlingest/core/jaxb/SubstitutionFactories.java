@@ -27,22 +27,30 @@ import java.util.stream.Stream;
 import javax.xml.namespace.QName;
 
 /**
- * The object factories beside a model's classes that declare members of substitution groups.
+ * The object factories beside a model's classes that a JAXB context of its records needs and JAXB
+ * would not find by itself.
  *
  * <p>xjc puts each namespace in a package of its own, with a factory of its own, and JAXB reads
- * a package's factory only when it meets one of that package's classes. A member declared in
- * another namespace than its head ({@code b:fax} standing for {@code a:channel}) lives in a
- * factory that nothing in the record's classes leads to, so a context built from the record
- * class does not know it, and a record holding one would be refused as having an unexpected
- * element, valid as it is.
+ * a package's factory only when it meets one of that package's classes. Two kinds of element are
+ * declared only in a factory that nothing in the record's classes leads to:
+ * <ul>
+ * <li>a member of a substitution group declared in another namespace than its head ({@code b:fax}
+ *     standing for {@code a:channel}): without its factory, a record holding one would be refused
+ *     as having an unexpected element, valid as it is;
+ * <li>an element of another namespace a record refers to, where xjc binds the reference as an
+ *     element reference ({@code ref="b:email"} in a repeated choice, or beside a local element of
+ *     the same name, held in a {@code content} list): without its factory, JAXB refuses the record
+ *     class itself ("no ObjectFactory with an @XmlElementDecl for the element").
+ * </ul>
  *
  * <p>Factories are looked for where the model was loaded from: every entry of the model's class
  * loader when it has a list of them ({@code model.path}), else the class path entry the class
  * came from. Of two factories declaring the same element, the class's own package's counts, else
  * the first on that path (two copies of a schema cannot share a context). {@link ElementNames} names the members of a head
  * from {@link #beside}; a record model adds to its context the factories {@link #forContext}
- * picks, those declaring members of heads its records can hold, so both see the same members of
- * every such head, and factories unrelated to the records stay out of the context.
+ * picks, those declaring members of heads its records can hold or elements they refer to, so both
+ * see the same members of every such head, and factories unrelated to the records stay out of the
+ * context.
  */
 public final class SubstitutionFactories {
 
@@ -65,58 +73,62 @@ public final class SubstitutionFactories {
      * order.
      */
     public static List<Class<?>> beside(Class<?> modelClass) {
-        return BESIDE.get(modelClass);
+        return BESIDE.get(modelClass).substitutes();
+    }
+
+    /** The factories beside a model's class that are not shadowed, and those of them that declare substitutes. */
+    private record Found(List<Class<?>> unshadowed, List<Class<?>> substitutes) {
     }
 
     // Asked for each element reference of each class; kept on the class itself, so nothing here holds a
     // model's classes beyond the life of its loader.
-    private static final ClassValue<List<Class<?>>> BESIDE = new ClassValue<>() {
+    private static final ClassValue<Found> BESIDE = new ClassValue<>() {
         @Override
-        protected List<Class<?>> computeValue(Class<?> type) {
+        protected Found computeValue(Class<?> type) {
             return find(type);
         }
     };
 
-    private static List<Class<?>> find(Class<?> modelClass) {
+    private static Found find(Class<?> modelClass) {
         ClassLoader loader = modelClass.getClassLoader();
         if (loader == null) {
-            return List.of();
+            return new Found(List.of(), List.of());
         }
         // The class's own package's factory is in any context that holds the class: it comes first.
         Class<?> own = load(modelClass.getPackageName() + ".ObjectFactory", loader);
         Set<QName> taken = new HashSet<>(own == null ? List.of() : ObjectFactories.declaredElements(own));
-        List<Class<?>> found = new ArrayList<>();
+        List<Class<?>> unshadowed = new ArrayList<>();
         for (Path entry : entriesOf(modelClass)) {
             for (String name : factoryNames(entry, loader)) {
                 Class<?> factory = load(name, loader);
-                if (factory == null || factory == own || found.contains(factory)) {
+                if (factory == null || factory == own || unshadowed.contains(factory)) {
                     continue;
                 }
                 List<QName> declared = ObjectFactories.declaredElements(factory);
                 // A shadowed factory claims nothing, so a copy ahead of the model on the path hides no part of it.
                 if (declared.stream().noneMatch(taken::contains)) {
                     taken.addAll(declared);
-                    if (ObjectFactories.declaresSubstitutes(factory)) {
-                        found.add(factory);
-                    }
+                    unshadowed.add(factory);
                 }
             }
         }
-        return List.copyOf(found);
+        return new Found(List.copyOf(unshadowed),
+                unshadowed.stream().filter(ObjectFactories::declaresSubstitutes).toList());
     }
 
     /**
-     * The factories of {@link #beside} the record classes that declare a member of a head the
-     * records can hold: a head some class reachable from them refers to, followed through the
-     * members' own types and members of members.
+     * The factories beside the record classes that declare a member of a head the records can hold,
+     * or an element they refer to: a head or element some class reachable from them refers to,
+     * followed through the declared elements' own types and members of members.
      */
     public static List<Class<?>> forContext(Collection<Class<?>> recordClasses) {
         LinkedHashSet<Class<?>> candidates = new LinkedHashSet<>();
-        recordClasses.forEach(c -> candidates.addAll(beside(c)));
+        recordClasses.forEach(c -> candidates.addAll(BESIDE.get(c).unshadowed()));
         if (candidates.isEmpty()) {
             return List.of();
         }
-        Set<QName> heads = new HashSet<>();
+        // Every element a reachable class refers to, heads of substitution groups among them.
+        Set<QName> referred = new HashSet<>();
         Set<Class<?>> seen = new HashSet<>();
         Deque<Class<?>> todo = new ArrayDeque<>(recordClasses);
         List<Class<?>> chosen = new ArrayList<>();
@@ -125,20 +137,22 @@ public final class SubstitutionFactories {
             while (!todo.isEmpty()) {
                 Class<?> c = todo.pop();
                 if (seen.add(c)) {
-                    ElementNames.references(c, heads, todo);
+                    ElementNames.references(c, referred, todo);
                 }
             }
             grew = false;
             for (Class<?> factory : candidates) {
                 for (ObjectFactories.ElementDecl d : ObjectFactories.declarations(factory)) {
-                    if (d.head() == null || !heads.contains(d.head())) {
+                    boolean member = d.head() != null && referred.contains(d.head());
+                    boolean referredTo = d.global() && referred.contains(d.name());
+                    if (!member && !referredTo) {
                         continue;
                     }
                     if (!chosen.contains(factory)) {
                         chosen.add(factory);
                     }
-                    // A member may head members of its own, and its type may hold more heads.
-                    grew |= heads.add(d.name());
+                    // A member may head members of its own, and an element's type may hold more references.
+                    grew |= referred.add(d.name());
                     if (!seen.contains(d.type())) {
                         todo.add(d.type());
                         grew = true;
