@@ -116,6 +116,16 @@ public final class RecordModel {
                         + ", but " + key + " binds it to " + type.getName() + ", which no record of it would fit"
                         + (elements.size() > 1 ? ": give each record element its class, in the same order" : ""));
             }
+            if (!declared.isEmpty() && !declared.contains(type) && java.lang.reflect.Modifier.isAbstract(type.getModifiers())) {
+                // A record names its type with xsi:type only where the schema makes the element's own type abstract;
+                // bound to an abstract base of a concrete element, every record was rejected as needing one.
+                String key = IngestSettings.RECORD_CLASS.key();
+                throw new ConfigException(key, key + " " + type.getName() + " is abstract, and the model declares "
+                        + IngestSettings.RECORD_ELEMENT.key() + " " + elements.get(i) + " with "
+                        + declared.stream().map(Class::getName).toList() + ": JAXB cannot make an abstract class, so "
+                        + "every record would be rejected; set " + key + " to the element's own class"
+                        + (elements.size() > 1 ? ", in the order of " + IngestSettings.RECORD_ELEMENT.key() : ""));
+            }
         }
     }
 
@@ -191,8 +201,8 @@ public final class RecordModel {
 
     /**
      * One context for the record classes and the factories beside them that declare members of
-     * substitution groups the records can hold (see {@link SubstitutionFactories}: JAXB would not
-     * find those of another namespace's package). A factory that cannot be bound together with
+     * substitution groups the records can hold or elements of another namespace they refer to (see
+     * {@link SubstitutionFactories}: JAXB would not find those of another namespace's package). A factory that cannot be bound together with
      * the rest (a class of it JAXB refuses, say) is left out, with a warning naming it and JAXB's
      * complaint: records holding its members are then rejected as having an unexpected element,
      * as they were before such factories were looked for, and the others still bind.
@@ -232,7 +242,7 @@ public final class RecordModel {
                 context = newContext(classes, with);
                 kept.add(factory);
             } catch (JAXBException | RuntimeException e) {
-                LOG.warn("object factory {} declares substitution group members but cannot be bound together with "
+                LOG.warn("object factory {} declares elements the records can hold but cannot be bound together with "
                         + "record class {} ({}); a record holding an element it declares in place of another will be "
                         + "rejected as unexpected (fix or remove it on {}, or compile the model into one package: model "
                         + "compile --package NAME)", factory.getName(), classes.stream().map(Class::getName).toList(),
