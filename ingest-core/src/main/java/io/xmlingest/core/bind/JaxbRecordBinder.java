@@ -181,6 +181,9 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
                 // JAXB quotes a value parser's refusal with its class name; the reason is the message itself.
                 detail = detail.substring(refusal.getClass().getName().length() + 2);
             }
+            // JAXB names mixed content's text among the expected elements as <{NUL}text>; a NUL in a log or dead letter
+            // makes grep call the file binary.
+            detail = detail.replace("<{\u0000}text>", "text");
             if (Causes.find(linked, InstantiationException.class::isInstance) != null) {
                 detail += ": its type is abstract, so the element needs an xsi:type naming a type derived from it";
             }

@@ -211,6 +211,22 @@ final class UnmappedContent extends Unmarshaller.Listener {
         if (XMLConstants.W3C_XML_SCHEMA_NS_URI.equals(ns) && !BuiltinTypes.isKindOf(local, bases)) {
             found("element <" + reader.getLocalName() + "> has xsi:type=\"" + value + "\", which is not a kind of its "
                     + "declared type (" + BuiltinTypes.describe(bases) + ")");
+        } else if (XMLConstants.W3C_XML_SCHEMA_NS_URI.equals(ns) && bases.contains("anySimpleType")) {
+            hexBinaryUnread(local, value);
+        }
+    }
+
+    /**
+     * JAXB reads the text of an element whose xsi:type is xs:hexBinary, where the model binds it as any value
+     * (xs:anyType, xs:anySimpleType), as base64: "0A" became no bytes and "0aff" three others, published without a
+     * word. Refused instead: there is no telling which bytes JAXB made of which text.
+     */
+    private void hexBinaryUnread(String type, String value) {
+        if ("hexBinary".equals(type)) {
+            found("element <" + reader.getLocalName() + "> has xsi:type=\"" + value + "\" where the model holds any "
+                    + "value (xs:anyType or xs:anySimpleType), and JAXB would read its hexadecimal text as base64, "
+                    + "publishing other bytes; declare the element xs:hexBinary in the schema, or write the value as "
+                    + "xs:base64Binary");
         }
     }
 
@@ -550,6 +566,7 @@ final class UnmappedContent extends Unmarshaller.Listener {
         // xs:anyType itself keeps the element open content, as it is without an xsi:type.
         if (XMLConstants.W3C_XML_SCHEMA_NS_URI.equals(reader.getNamespaceURI(colon < 0 ? "" : v.substring(0, colon)))
                 && BuiltinTypes.isSimpleType(v.substring(colon + 1))) {
+            hexBinaryUnread(v.substring(colon + 1), value);
             simpleDepth = depth;
             simpleType = v.substring(colon + 1);
             simpleElement = reader.getLocalName();

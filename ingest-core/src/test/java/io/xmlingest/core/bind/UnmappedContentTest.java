@@ -407,6 +407,8 @@ class UnmappedContentTest {
         protected List<Object> any;
         @jakarta.xml.bind.annotation.XmlElement(nillable = true)
         protected List<Object> open;
+        @jakarta.xml.bind.annotation.XmlSchemaType(name = "anySimpleType")
+        protected Object simple;
     }
 
     /** A choice one of whose alternatives is the record's own class. */
@@ -451,6 +453,14 @@ class UnmappedContentTest {
                 .contains("'99999999999' is not an xs:int");
         assertThat(bags.json(head + "<any xsi:type='xs:base64Binary'>!!!notbase64</any></bag>"))
                 .contains("'!!!notbase64' is not an xs:base64Binary");
+        // JAXB read hexadecimal as base64: "0A" was published as no bytes, "0aff" as three others.
+        assertThat(bags.json(head + "<any xsi:type='xs:base64Binary'>Cv8=</any></bag>")).isEqualTo("{\"any\":[\"Cv8=\"]}");
+        for (String hex : new String[] {"<any xsi:type='xs:hexBinary'>0A</any>", "<any xsi:type=' xs:hexBinary'>0aff</any>",
+                "<simple xsi:type='xs:hexBinary'>0A</simple>"}) {
+            assertThat(bags.json(head + hex + "</bag>")).as(hex).contains("has xsi:type=\"").contains("xs:hexBinary\" where "
+                    + "the model holds any value (xs:anyType or xs:anySimpleType), and JAXB would read its hexadecimal "
+                    + "text as base64");
+        }
         assertThat(bags.json(head + "<any xsi:type='xs:int'>1 2</any></bag>")).contains("'1 2' is not an xs:int");
         assertThat(bags.json(head + "<any xsi:type='xs:int' a='1'>5</any></bag>"))
                 .contains("attribute a of <any> would be lost: its xsi:type=\"xs:int\" binds it to a plain value");
