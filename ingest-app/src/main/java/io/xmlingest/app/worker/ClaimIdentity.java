@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Optional;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * Finds a claimed file's identity. Hashing a large file costs a read of every byte, which a
@@ -16,10 +16,13 @@ import java.util.function.Function;
  */
 final class ClaimIdentity {
 
-    private final Function<Path, String> hash;
+    private final BiFunction<Path, Long, String> hash;
 
-    /** @param hash the file's SHA-256 in hex, or null when asked to stop; may throw {@link FileFailedException} */
-    ClaimIdentity(Function<Path, String> hash) {
+    /**
+     * @param hash the SHA-256 in hex of the file's first so many bytes (a plain file's; a compressed one's content is
+     *             hashed whole), or null when asked to stop; may throw {@link FileFailedException}
+     */
+    ClaimIdentity(BiFunction<Path, Long, String> hash) {
         this.hash = hash;
     }
 
@@ -35,8 +38,9 @@ final class ClaimIdentity {
         if (recorded.isPresent() && recorded.get().stillDescribes(before)) {
             return recorded.get();
         }
-        // Read before hashing: a file written to while it is hashed then differs from what is recorded.
-        String sha256 = hash.apply(claimed);
+        // Read before hashing, and only so much hashed: a file written to meanwhile then differs from what is recorded,
+        // and the worker reads no further than the size recorded.
+        String sha256 = hash.apply(claimed, before.size());
         return sha256 == null ? null : RecordedIdentity.of(sha256, before);
     }
 

@@ -165,8 +165,8 @@ public final class Worker implements Runnable {
                         (x, y) -> x)),
                 () -> inbox.stuck().stream().collect(Collectors.toMap(name -> name, name -> 1.0)));
         long decompressedMaxBytes = config.get(IngestSettings.DECOMPRESSED_MAX_BYTES);
-        this.identities = new ClaimIdentity(file -> FileIdentity.ofContent(file, file.getFileName().toString(),
-                decompressedMaxBytes, this::stopping));
+        this.identities = new ClaimIdentity((file, bytes) -> FileIdentity.ofContent(file, file.getFileName().toString(),
+                decompressedMaxBytes, this::stopping, bytes));
     }
 
     /**
@@ -603,6 +603,10 @@ public final class Worker implements Runnable {
         }
         String fileId = identity.sha256();
         inHandId = fileId;
+        if (identity.size() >= 0) {
+            // What the identity covers, and all that is read of the file: one still being written has grown since.
+            size = identity.size();
+        }
         if (recorded.isEmpty()) {
             unrecorded.put(claimed, identity); // until it is recorded beside the file, or the file is done with
         }

@@ -22,9 +22,9 @@ class ClaimIdentityTest {
     Path dir;
 
     private final List<Path> hashed = new ArrayList<>();
-    private final ClaimIdentity identities = new ClaimIdentity(file -> {
+    private final ClaimIdentity identities = new ClaimIdentity((file, bytes) -> {
         hashed.add(file);
-        return FileIdentity.sha256(file);
+        return FileIdentity.sha256(file, bytes);
     });
 
     private Path file(String content) throws IOException {
@@ -49,7 +49,7 @@ class ClaimIdentityTest {
     void aHashStoppedOnRequestGivesNoIdentity() throws IOException {
         Path a = file("<persons/>");
         // A compressed file is inflated for its identity; a stop request ends that with no hash.
-        assertThat(new ClaimIdentity(file -> null).identify(a, Optional.empty())).isNull();
+        assertThat(new ClaimIdentity((file, bytes) -> null).identify(a, Optional.empty())).isNull();
     }
 
     @Test

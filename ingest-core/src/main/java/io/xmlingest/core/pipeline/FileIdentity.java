@@ -31,9 +31,19 @@ public final class FileIdentity {
      * @return null when asked to stop while inflating
      */
     public static String ofContent(Path file, String name, long decompressedMaxBytes, BooleanSupplier stop) {
+        return ofContent(file, name, decompressedMaxBytes, stop, Long.MAX_VALUE);
+    }
+
+    /**
+     * {@link #ofContent(Path, String, long, BooleanSupplier)} of a plain file's first {@code plainBytes} bytes, the size
+     * it had when the caller looked: a file still being written grows meanwhile, and what it is read as must be what
+     * it is identified by (see the splitter's end).
+     */
+    public static String ofContent(Path file, String name, long decompressedMaxBytes, BooleanSupplier stop,
+                                   long plainBytes) {
         return CompressedInput.isCompressed(file, name)
                 ? CompressedInput.inflateBeside(file, name, decompressedMaxBytes, stop, newSha256())
-                : sha256(file);
+                : sha256(file, plainBytes);
     }
 
     /**
@@ -47,10 +57,23 @@ public final class FileIdentity {
     }
 
     public static String sha256(Path file) {
+        return sha256(file, Long.MAX_VALUE);
+    }
+
+    /** The SHA-256 of the file's first {@code maxBytes} bytes (all of a shorter one). */
+    public static String sha256(Path file, long maxBytes) {
         MessageDigest digest = newSha256();
         ByteBuffer buffer = ByteBuffer.allocate(1 << 20);
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            while (channel.read(buffer) >= 0) {
+            for (long left = maxBytes; left > 0; ) {
+                if (left < buffer.capacity()) {
+                    buffer.limit((int) left);
+                }
+                int n = channel.read(buffer);
+                if (n < 0) {
+                    break;
+                }
+                left -= n;
                 buffer.flip();
                 digest.update(buffer);
                 buffer.clear();

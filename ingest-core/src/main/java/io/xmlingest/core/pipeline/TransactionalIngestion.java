@@ -327,13 +327,16 @@ public final class TransactionalIngestion {
             if (input == null) {
                 return null;
             }
+            // A file read as it was dropped is read as far as its identity goes (job.bytes(), what was hashed): one still
+            // being written has grown since. A compressed file's plain copy is written whole before it is hashed.
+            long end = input.equals(job.path()) && job.bytes() > 0 ? job.bytes() : Long.MAX_VALUE;
             StaxRecordSplitter splitter;
             if (at == null) {
-                splitter = StaxRecordSplitter.open(input, job.name(), recordElement, limits);
+                splitter = StaxRecordSplitter.open(input, job.name(), recordElement, limits, end);
                 // Without a position to seek to, the records already published are scanned past, never bound.
                 splitter.skip(next);
             } else {
-                splitter = StaxRecordSplitter.resume(input, job.name(), recordElement, limits, at, next);
+                splitter = StaxRecordSplitter.resume(input, job.name(), recordElement, limits, at, next, end);
             }
             if (job.shard() != null) {
                 splitter.stopBefore(job.shard().endRecordIndex());

@@ -171,6 +171,16 @@ public final class StaxRecordSplitter implements RecordSplitter {
 
     /** Reads a file from its start, splitting at any of {@code recordElements}. */
     public static StaxRecordSplitter open(Path path, String name, RecordElements recordElement, XmlLimits limits) {
+        return open(path, name, recordElement, limits, Long.MAX_VALUE);
+    }
+
+    /**
+     * Reads a file from its start up to byte {@code end} (exclusive), where what the caller identified
+     * the file by ends: anything written to it after that is not read (the document then ends early,
+     * and the file fails there). {@code Long.MAX_VALUE} reads to the end.
+     */
+    public static StaxRecordSplitter open(Path path, String name, RecordElements recordElement, XmlLimits limits,
+                                          long end) {
         return onChannel(path, name, (channel, encoding) -> {
             if (channel.size() == 0) {
                 // The parser's own words for it were "Unexpected EOF in prolog".
@@ -178,7 +188,8 @@ public final class StaxRecordSplitter implements RecordSplitter {
                         null, null);
             }
             channel.position(encoding.bomLength());
-            ByteTrackingReader reader = new ByteTrackingReader(channel, encoding.bomLength(), encoding, name);
+            ByteTrackingReader reader = new ByteTrackingReader(BoundedChannel.of(channel, end), encoding.bomLength(),
+                    encoding, name);
             return new StaxRecordSplitter(channel, new Decoded(reader, encoding.charset()), name, recordElement, limits,
                     new SplitPosition(-1, 1, 1, encoding.bomLength()));
         });
@@ -197,6 +208,12 @@ public final class StaxRecordSplitter implements RecordSplitter {
 
     public static StaxRecordSplitter resume(Path path, String name, RecordElements recordElement, XmlLimits limits,
                                             ResumePoint at, long nextIndex) {
+        return resume(path, name, recordElement, limits, at, nextIndex, Long.MAX_VALUE);
+    }
+
+    /** {@link #resume}, reading up to byte {@code end} as {@link #open(Path, String, RecordElements, XmlLimits, long)} does. */
+    public static StaxRecordSplitter resume(Path path, String name, RecordElements recordElement, XmlLimits limits,
+                                            ResumePoint at, long nextIndex, long end) {
         return onChannel(path, name, (channel, encoding) -> {
             if (at.prologEnd() < encoding.bomLength() || at.byteOffset() < at.prologEnd() || at.byteOffset() > channel.size()) {
                 throw new FileFailedException("cannot resume at byte offset " + at.byteOffset() + " (prolog ends at "
@@ -205,7 +222,8 @@ public final class StaxRecordSplitter implements RecordSplitter {
             }
             String prefix = prolog(channel, encoding, at.prologEnd(), name) + at.openElements();
             channel.position(at.byteOffset());
-            ByteTrackingReader reader = new ByteTrackingReader(channel, at.byteOffset(), encoding, name);
+            ByteTrackingReader reader = new ByteTrackingReader(BoundedChannel.of(channel, end), at.byteOffset(), encoding,
+                    name);
             StaxRecordSplitter s = new StaxRecordSplitter(channel, reader, encoding.charset(), new PrefixedReader(prefix, reader),
                     prefix.length(), name, recordElement, limits, at.recordIndex(), at.prologEnd(),
                     new LineShift(at.line(), at.column()),

@@ -99,6 +99,30 @@ class TransactionalIngestionTest {
     }
 
     /**
+     * A file still being written when it was identified grows afterwards; what is read of it must be what its
+     * identity covers. Read on to its new end, it completed with every record under a file id and byte count that
+     * covered only its first part.
+     */
+    @Test
+    void aFileThatGrowsAfterItWasIdentifiedIsReadOnlyAsFarAsItsIdentityGoes() throws Exception {
+        String whole = Files.readString(file("whole.xml", records(10)));
+        String firstPart = whole.substring(0, whole.indexOf("<person id=\"1005\"") + 20);
+        Path f = Files.writeString(dir.resolve("growing.xml"), firstPart);
+        FileJob identified = job(f, null);
+        Files.writeString(f, whole); // the writer goes on
+        InMemoryTransactionalPublisher publisher = new InMemoryTransactionalPublisher();
+
+        FileOutcome out = ingestion(config()).ingest(identified, publisher, IngestListener.NONE, () -> false);
+
+        assertThat(identified.fileId()).isEqualTo(FileIdentity.sha256(f, firstPart.length()));
+        assertThat(out.ending()).isEqualTo(FileOutcome.Ending.FAILED);
+        // Records 0 to 4 end before the identified part does; record 3 is a dead letter.
+        assertThat(publisher.records()).extracting(OutgoingRecord::index).containsExactly(0L, 1L, 2L, 4L);
+        assertThat(lastCheckpoint(publisher).state()).isEqualTo(FileState.FAILED);
+        assertThat(out.failure().getMessage()).contains("growing.xml");
+    }
+
+    /**
      * A record.element that matches nothing used to complete the file with 0 records, and the same
      * file dropped again after the fix was "already ingested": its records were never published.
      */
