@@ -30,13 +30,40 @@ public final class KafkaClientMisconfiguration {
         }
         Throwable refused = Causes.find(made, t -> t.getClass() == InvalidConfigurationException.class
                 || (t instanceof org.apache.kafka.common.config.ConfigException && !unresolvableBootstrap(t)));
-        if (refused == null) {
+        String why;
+        if (refused != null) {
+            why = String.valueOf(refused.getMessage()).strip();
+        } else if (Causes.find(made, KafkaClientMisconfiguration::unresolvableBootstrap) != null
+                || Causes.find(made, org.apache.kafka.common.errors.ApiException.class::isInstance) != null) {
             return Optional.empty();
+        } else {
+            // Anything else that stops a client being made is in its settings or the files they name: no JAAS entry
+            // for SASL, a trust store that is not there. The worker retried it for ever, blaming kafka.bootstrap.servers.
+            why = reasons(made);
         }
         String family = IngestSettings.KAFKA_CLIENT.key();
-        String why = String.valueOf(refused.getMessage()).strip();
         why = why.endsWith(".") ? why.substring(0, why.length() - 1) : why; // the setting follows it in our message
         return Optional.of(new ConfigException(family + "*", "Kafka's client refused its settings: " + why));
+    }
+
+    /**
+     * What Kafka's client said below its wrappers ("Failed to create new NetworkClient"), each cause once: a cause
+     * whose words the one above it already quotes (a file's name) adds only its kind.
+     */
+    private static String reasons(Throwable made) {
+        StringBuilder why = new StringBuilder();
+        for (Throwable t = made.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+            String message = t.getMessage() == null ? "" : t.getMessage().strip();
+            if (failedToConstruct(t) || message.startsWith("Failed to create new ")) {
+                continue;
+            }
+            if (!message.isEmpty() && why.indexOf(message) < 0) {
+                why.append(why.length() == 0 ? "" : ": ").append(message);
+            } else if (!(t instanceof KafkaException)) {
+                why.append(" (").append(t.getClass().getSimpleName()).append(')');
+            }
+        }
+        return why.length() == 0 ? String.valueOf(made.getMessage()) : why.toString();
     }
 
     /**

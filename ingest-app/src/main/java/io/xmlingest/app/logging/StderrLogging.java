@@ -47,7 +47,10 @@ public final class StderrLogging extends ContextAwareBase implements Configurato
             "org.apache.kafka.clients.NetworkClient", Level.ERROR,
             // Refused credentials: NetworkClient logs the reason in one line, and the command's error names the
             // settings; this logger would add a stack trace of the same reason.
-            "org.apache.kafka.clients.admin.internals.AdminMetadataManager", Level.ERROR);
+            "org.apache.kafka.clients.admin.internals.AdminMetadataManager", Level.ERROR,
+            // A trust or key store that cannot be read: logged with a stack trace, then thrown, and the command's error
+            // (a settings error) says the same in one line.
+            "org.apache.kafka.common.security.ssl.DefaultSslEngineFactory", Level.OFF);
 
     static final String FILE_PROPERTY = "logback.configurationFile";
 

@@ -31,6 +31,21 @@ class KafkaClientRefusalsTest {
                 + "producer", new org.apache.kafka.common.config.ConfigException("ssl.keystore.type", "JKX", "not a type")))))
                 .isPresent();
 
+        // What no retry mends either, which the worker retried for ever blaming kafka.bootstrap.servers: SASL without a
+        // JAAS entry, a trust store that is not there.
+        assertThat(KafkaClientMisconfiguration.find(new KafkaException("Failed to construct kafka producer",
+                new KafkaException("Failed to create new NetworkClient", new IllegalArgumentException("Could not find a "
+                        + "'KafkaClient' entry in the JAAS configuration. System property 'java.security.auth.login.config' "
+                        + "is not set"))))).hasValueSatisfying(e -> assertThat(e.getMessage()).isEqualTo("Kafka's client "
+                + "refused its settings: Could not find a 'KafkaClient' entry in the JAAS configuration. System property "
+                + "'java.security.auth.login.config' is not set (setting: kafka.client.*)"));
+        assertThat(KafkaClientMisconfiguration.find(new KafkaException("Failed to create new KafkaAdminClient",
+                new KafkaException("Failed to create new NetworkClient", new KafkaException("Failed to load SSL keystore "
+                        + "/nonexistent.p12 of type JKS", new java.nio.file.NoSuchFileException("/nonexistent.p12"))))))
+                .hasValueSatisfying(e -> assertThat(e.getMessage()).isEqualTo("Kafka's client refused its settings: "
+                        + "Failed to load SSL keystore /nonexistent.p12 of type JKS (NoSuchFileException) (setting: "
+                        + "kafka.client.*)"));
+
         // Kafka's errors from a running cluster are InvalidConfigurationExceptions too; the cluster may change.
         for (Throwable fromCluster : List.of(
                 new SaslAuthenticationException("Authentication failed: Invalid username or password"),
