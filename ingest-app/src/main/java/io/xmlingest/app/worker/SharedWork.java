@@ -495,13 +495,19 @@ final class SharedWork implements AutoCloseable {
     }
 
     /**
-     * A work order as its message on the work topic. Shard i goes to partition i (mod their count): by
-     * key hash, shards would share partitions, and run one after another while workers idle.
+     * A work order as its message on the work topic. A file's shards go to consecutive partitions (mod their
+     * count): by key hash, shards would share partitions, and run one after another while workers idle. Each file
+     * starts at a partition of its own, from its file id: starting every file at partition 0, a file of fewer shards
+     * than partitions left the others empty, and a worker assigned only those got no work at all.
      */
+    static int partitionOf(String fileId, int shardIndex, int partitions) {
+        return (int) Math.floorMod((long) fileId.hashCode() + shardIndex, (long) partitions);
+    }
+
     private Envelope orderMessage(WorkOrder order, int partitions) {
         return new Envelope(workTopic, order.key().getBytes(StandardCharsets.UTF_8), order.encode(),
                 MessageHeaders.ofFile(order.name(), order.fileId()),
-                order.shard().index() % partitions);
+                partitionOf(order.fileId(), order.shard().index(), partitions));
     }
 
     /**
