@@ -136,6 +136,39 @@ class CommandLineIT {
         }
     }
 
+    /**
+     * Listening on every address, the broker told clients 127.0.0.1, so a client on another machine went on to its own
+     * loopback after its first contact. 127.0.0.2 stands in for the name others reach this machine by.
+     */
+    @Test
+    void theBrokerCommandOnEveryAddressTellsClientsTheAdvertisedHost() throws Exception {
+        int port = freePort();
+        Process broker = new ProcessBuilder(AppProcess.javaBin(), "-jar", AppProcess.appJar(), "broker", "--port",
+                Integer.toString(port), "--host", "0.0.0.0", "--advertised-host", "127.0.0.2", "--data",
+                dir.resolve("everywhere").toString()).redirectError(dir.resolve("everywhere.err").toFile()).start();
+        try {
+            BufferedReader stdout = new BufferedReader(new InputStreamReader(broker.getInputStream(), StandardCharsets.UTF_8));
+            String address = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return stdout.readLine();
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }).get(3, TimeUnit.MINUTES);
+            assertThat(address).as(Files.readString(dir.resolve("everywhere.err"))).isEqualTo("127.0.0.2:" + port);
+            Properties p = new Properties();
+            p.put("bootstrap.servers", "127.0.0.1:" + port);
+            try (Admin admin = Admin.create(p)) {
+                assertThat(admin.describeCluster().nodes().get(60, TimeUnit.SECONDS))
+                        .extracting(org.apache.kafka.common.Node::host).containsExactly("127.0.0.2");
+            }
+            assertThat(Files.readString(dir.resolve("everywhere.err"))).doesNotContain("warning: --host");
+        } finally {
+            broker.destroy();
+            assertThat(broker.waitFor(60, TimeUnit.SECONDS)).as("broker stops on SIGTERM").isTrue();
+        }
+    }
+
     /** Before, a run stopped by Kafka mid-file printed nothing, though records of it were in the topic. */
     @Test
     void aRunThatLosesKafkaSaysWhatItPublishedBeforeItStops() throws Exception {

@@ -17,8 +17,11 @@ import picocli.CommandLine.Spec;
                 + "and prints its bootstrap address on standard output when it is ready.",
         footer = {"", "Examples:", "  java -Xmx1g -jar ingest-app.jar broker --port 9092 \\",
             "      --data /var/lib/xmlingest-kafka",
-            "  java -jar ingest-app.jar broker --port 0 --host 0.0.0.0",
+            "  java -jar ingest-app.jar broker --port 0",
             "      (any free port; the address is printed)",
+            "  java -jar ingest-app.jar broker --host 0.0.0.0 \\",
+            "      --advertised-host kafka.example.com",
+            "      (reachable from other machines by that name)",
             "", "Exit codes: 0 stopped on request (SIGTERM, SIGINT) and closed, 1 it failed or",
             "closing it did, 2 invalid usage."})
 final class BrokerCommand implements Callable<Integer> {
@@ -29,6 +32,11 @@ final class BrokerCommand implements Callable<Integer> {
     @Option(names = "--host", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
     String host = "127.0.0.1";
 
+    @Option(names = "--advertised-host", paramLabel = "HOST", description = "Host name or address clients are told "
+            + "to connect to, after their first contact (default: --host; with 0.0.0.0, 127.0.0.1, which only clients "
+            + "on this machine reach).")
+    String advertisedHost;
+
     @Option(names = "--data", description = "Data directory (default: ${DEFAULT-VALUE}).")
     Path data = Path.of(".xmlingest/broker");
 
@@ -36,7 +44,7 @@ final class BrokerCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Override
-    public Integer call() throws InterruptedException {
+    public Integer call() throws InterruptedException, java.net.UnknownHostException {
         // Checked here: the broker refused them only on starting, with its own stack trace and no option named.
         if (port < 0 || port > 65535) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--port " + port + ": a port is 0 (any free "
@@ -49,9 +57,16 @@ final class BrokerCommand implements Callable<Integer> {
                     + (e instanceof java.net.UnknownHostException ? "no such host" : e.getMessage())
                     + "); use an address of this machine, such as 127.0.0.1 or 0.0.0.0");
         }
+        if (advertisedHost == null && java.net.InetAddress.getByName(host).isAnyLocalAddress()) {
+            // Clients go on to the address the broker tells them: one on another machine would go to its own loopback.
+            System.err.println("warning: --host " + host + " listens on every address, but clients are told to connect "
+                    + "to 127.0.0.1, which only clients on this machine reach; set --advertised-host to a name or "
+                    + "address the others reach this machine by");
+        }
         EmbeddedKafkaBroker broker;
         try {
-            broker = EmbeddedKafkaBroker.start(data, host, port);
+            broker = EmbeddedKafkaBroker.start(data, host, advertisedHost, port,
+                    io.xmlingest.app.kafka.ClientListener.PLAINTEXT);
         } catch (ConfigException e) {
             if (!EmbeddedKafkaBroker.refusesDataDirectory(e)) {
                 throw e;

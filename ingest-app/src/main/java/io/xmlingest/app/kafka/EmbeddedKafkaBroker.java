@@ -66,6 +66,16 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      * itself over; clients are only ever told of the port they connected to.
      */
     public static EmbeddedKafkaBroker start(Path dataDir, String host, int port, ClientListener listener) {
+        return start(dataDir, host, null, port, listener);
+    }
+
+    /**
+     * As {@link #start(Path, String, int, ClientListener)}, telling clients to connect to {@code advertisedHost}
+     * (null: the host it listens on, or the loopback address when that is every address, 0.0.0.0).
+     */
+    public static EmbeddedKafkaBroker start(Path dataDir, String host, String advertisedHost, int port,
+                                            ClientListener listener) {
+        String told = advertisedHost == null ? advertisedHost(host) : advertisedHost;
         FileChannel lock = null;
         try {
             lock = take(dataDir);
@@ -82,9 +92,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             props.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
             String name = listener.protocol();
             String listeners = name + "://" + host + ":" + clientPort;
-            String advertised = name + "://" + advertisedHost(host) + ":" + clientPort;
+            String advertised = name + "://" + told + ":" + clientPort;
             String protocols = name + ":" + name + ",CONTROLLER:PLAINTEXT";
-            String bootstrap = advertisedHost(host) + ":" + clientPort;
+            String bootstrap = told + ":" + clientPort;
             String own = bootstrap;
             if (listener.secured()) {
                 String internal = "127.0.0.1:" + free[2];
