@@ -23,9 +23,13 @@ final class InboxUnavailableException extends UncheckedIOException {
     }
 
     private static String describe(IOException e, Path where) {
-        // The path the system names is mostly the one already named: then once is enough.
+        // The path the system names is mostly the one already named, or a file in that folder (a report's temporary
+        // copy, of a new name at every try, which made the worker's once-only warning a new one every second): then
+        // the folder once is enough.
         String file = e instanceof FileSystemException f ? f.getFile() : null;
-        boolean same = file == null || Path.of(file).toAbsolutePath().equals(where.toAbsolutePath());
+        Path named = file == null ? null : Path.of(file).toAbsolutePath();
+        boolean same = named == null || named.equals(where.toAbsolutePath())
+                || where.toAbsolutePath().equals(named.getParent());
         return (same ? "" : file + ": ") + IoProblems.why(e);
     }
 }

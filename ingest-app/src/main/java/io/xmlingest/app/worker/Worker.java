@@ -651,9 +651,10 @@ public final class Worker implements Runnable {
         Checkpoint from = session.checkpoints().find(fileId).orElse(null);
         inHandAt = from == null ? 0 : from.nextRecordIndex();
         if (from != null && from.isFinished() && recorded.isPresent()) {
-            // This worker finished the file and died before moving it: only the move is left to do.
+            // This worker finished the file and died, or could not write the folder, before moving it: only the move is
+            // left to do.
             boolean completed = from.state() == FileState.COMPLETED;
-            LOG.info("{} was {} before a restart; moving it", name, completed ? "completed" : "failed");
+            LOG.info("{} was {} before but not moved out of the inbox; moving it", name, completed ? "completed" : "failed");
             String report = FileReport.ended(name, fileId, size, from);
             if (completed) {
                 inbox.toDone(claimed, fileId, report);

@@ -154,6 +154,25 @@ class InboxTest {
                 .hasMessageEndingWith("(setting: inbox.dir)");
     }
 
+    /**
+     * The worker warns of an inbox problem once, while its words stay the same: a report's temporary copy, named anew at
+     * every try, made a done/ it may not write a new warning every second.
+     */
+    @Test
+    void aFolderThatCannotBeWrittenIsNamedAloneNotWithTheFileTriedInIt() {
+        Path done = dir.resolve("inbox").resolve("done");
+        String[] said = new String[2];
+        for (int i = 0; i < 2; i++) {
+            said[i] = new InboxUnavailableException("cannot move a.xml to", done, new java.nio.file.AccessDeniedException(
+                    done.resolve("a.xml.report.json." + java.util.UUID.randomUUID() + ".tmp").toString())).getMessage();
+        }
+        assertThat(said[0]).isEqualTo("cannot move a.xml to " + done.toAbsolutePath() + ": permission denied")
+                .isEqualTo(said[1]);
+        // A path elsewhere is still named.
+        assertThat(new InboxUnavailableException("cannot move a.xml to", done, new java.nio.file.AccessDeniedException(
+                "/elsewhere/a.xml")).getMessage()).endsWith(": /elsewhere/a.xml: permission denied");
+    }
+
     /** A full disk, say: the worker then waits, unready, rather than stop on a file that did nothing wrong. */
     @Test
     void aSidecarThatCannotBeWrittenIsTheInboxsTroubleNotTheFiles() throws IOException {
