@@ -48,6 +48,11 @@ final class ConfigCommand implements Callable<Integer> {
         // which shows where a wrong one came from.
         RecordModel.check(config);
         checkKafkaClient(config);
+        if (config.find(IngestSettings.TOPIC).isEmpty()) {
+            // Not an error here: the settings can be looked at without one. Said, since ingest and worker refuse them.
+            System.err.println("note: " + IngestSettings.TOPIC.key() + " is not set; ingest and worker need it (--topic, "
+                    + "-s " + IngestSettings.TOPIC.key() + "=NAME or XMLINGEST_TOPIC)");
+        }
         return ExitCodes.OK;
     }
 
@@ -55,11 +60,11 @@ final class ConfigCommand implements Callable<Integer> {
      * Settings that Kafka's client will not start on together (a key store password with no key store)
      * stop every other command as it makes its first client; making one here, which connects to nothing
      * before it is asked to, says so without a cluster. A placeholder address, never contacted, stands in
-     * for an empty kafka.bootstrap.servers.
+     * for kafka.bootstrap.servers: the client looks the named hosts up as it is made, and warned of one
+     * that does not resolve from here, which is for the commands that connect to say.
      */
     private static void checkKafkaClient(IngestConfig config) {
-        IngestConfig addressed = config.get(IngestSettings.BOOTSTRAP_SERVERS).isBlank()
-                ? config.with(Map.of(IngestSettings.BOOTSTRAP_SERVERS.key(), "127.0.0.1:9092")) : config;
+        IngestConfig addressed = config.with(Map.of(IngestSettings.BOOTSTRAP_SERVERS.key(), "127.0.0.1:9092"));
         try (Admin admin = Admin.create(KafkaClientSettings.admin(addressed))) {
             admin.close(Duration.ZERO);
         } catch (KafkaException e) {
