@@ -74,15 +74,20 @@ final class StrictModelPlugin extends Plugin {
 
     private final Map<String, Conversion> conversions;
     private final List<String> unenforced;
+    private final List<javax.xml.namespace.QName> nillableReferences;
 
     /**
      * @param conversions by XML Schema built-in type name (int, date, ...)
      * @param unenforced  receives, for each property whose type restricts it to an enumeration that xjc does not
      *                    make a Java enum, where it is: only record.schema then holds its values to the enumeration
+     * @param nillableReferences receives the nillable global elements a class holds in a plain field, which lose
+     *                    their nil mark there (see {@link NillableReferences})
      */
-    StrictModelPlugin(Map<String, Conversion> conversions, List<String> unenforced) {
+    StrictModelPlugin(Map<String, Conversion> conversions, List<String> unenforced,
+                      List<javax.xml.namespace.QName> nillableReferences) {
         this.conversions = Map.copyOf(conversions);
         this.unenforced = unenforced;
+        this.nillableReferences = nillableReferences;
     }
 
     @Override
@@ -98,6 +103,7 @@ final class StrictModelPlugin extends Plugin {
 
     @Override
     public void postProcessModel(Model model, ErrorHandler errors) {
+        nillableReferences.addAll(NillableReferences.in(model));
         FixedElementValues.apply(model);
         for (CElementInfo e : model.getAllElements()) {
             whitespaceFacet(e);

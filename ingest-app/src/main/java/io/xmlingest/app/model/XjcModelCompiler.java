@@ -130,7 +130,22 @@ public final class XjcModelCompiler {
         }
     }
 
+    /**
+     * The model, compiled a second time where xjc bound a reference to a nillable global element to a plain field
+     * (see {@link NillableReferences}): marked substitutable, each binds to a {@code JAXBElement} that keeps the nil.
+     */
     private static S2JJAXBModel bind(List<Path> schemas, String packageName, Element strict, List<String> unenforced) {
+        List<QName> nillableReferences = new ArrayList<>();
+        S2JJAXBModel model = bind(schemas, packageName, strict, unenforced, List.of(), nillableReferences);
+        if (nillableReferences.isEmpty()) {
+            return model;
+        }
+        unenforced.clear();
+        return bind(schemas, packageName, strict, unenforced, nillableReferences, new ArrayList<>());
+    }
+
+    private static S2JJAXBModel bind(List<Path> schemas, String packageName, Element strict, List<String> unenforced,
+                                     List<QName> substitutable, List<QName> nillableReferences) {
         SchemaCompiler xjc = XJC.createSchemaCompiler();
         Errors errors = new Errors();
         xjc.setErrorListener(errors);
@@ -157,8 +172,13 @@ public final class XjcModelCompiler {
         }
         // bind() runs the active plugins; generateCode's own plugin argument is ignored. Without the strict
         // bindings, lists keep xjc's own item types and only enumerations are made strict.
+        if (!substitutable.isEmpty()) {
+            // xjc's own customization, which its extension mode lets a binding document use.
+            xjc.getOptions().compatibilityMode = com.sun.tools.xjc.Options.EXTENSION;
+            xjc.parseSchema("urn:xmlingest:nillable-references.xjb", NillableReferences.bindings(substitutable));
+        }
         xjc.getOptions().activePlugins.add(new StrictModelPlugin(strict == null ? Map.of() : conversions(strict),
-                unenforced));
+                unenforced, nillableReferences));
         for (Path schema : schemas) {
             if (!Files.isReadable(schema)) {
                 throw new ConfigException("--xsd", "cannot read schema " + schema.toAbsolutePath());

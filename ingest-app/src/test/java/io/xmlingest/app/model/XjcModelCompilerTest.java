@@ -508,6 +508,45 @@ class XjcModelCompilerTest {
             assertThat(json.get(4)).contains("element <price> is nil (xsi:nil) but holds text \"1.50\"");
         }
     }
+    /**
+     * A reference to a nillable global element, the way standard schemas write most of their elements: xjc bound it to a
+     * plain field, where nil and missing are both null, so a nil one was published as missing, and one with attributes
+     * was refused as losing them. Compiled with the reference marked substitutable, it keeps nil as a local one does.
+     */
+    @Test
+    void aReferenceToANillableGlobalElementIsNullWhenNilAndKeepsItsAttributes() throws Exception {
+        Path xsd = Files.writeString(dir.resolve("refs.xsd"), XS
+                + "  <xs:complexType name='Money'><xs:simpleContent><xs:extension base='xs:decimal'>\n"
+                + "    <xs:attribute name='cur' type='xs:string'/></xs:extension></xs:simpleContent></xs:complexType>\n"
+                + "  <xs:element name='memo' type='xs:string' nillable='true'/>\n"
+                + "  <xs:element name='price' type='t:Money' nillable='true'/>\n"
+                + "  <xs:element name='v'><xs:complexType><xs:sequence>\n"
+                + "    <xs:element name='sku' type='xs:string'/>\n"
+                + "    <xs:element ref='t:memo' minOccurs='0'/>\n"
+                + "    <xs:element ref='t:price' minOccurs='0'/>\n"
+                + "  </xs:sequence></xs:complexType></xs:element>\n"
+                + "</xs:schema>\n");
+        XjcModelCompiler.Result result = XjcModelCompiler.compile(List.of(xsd), "com.example.refs", dir.resolve("r.jar"));
+
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {result.jar().toUri().toURL()}, getClass().getClassLoader())) {
+            List<Object> bound = bindAll(loader.loadClass("com.example.refs.V"),
+                    "<v><sku>1</sku><memo xsi:nil='true'/><price xsi:nil='true'/></v>",
+                    "<v><sku>2</sku></v>",
+                    "<v><sku>3</sku><memo>m</memo><price cur='GBP'>1.50</price></v>",
+                    "<v><sku>4</sku><price cur='GBP' xsi:nil='true'/></v>");
+            List<String> json = new ArrayList<>();
+            for (Object b : bound) {
+                json.add(b instanceof RecordRejectedException e ? e.getMessage()
+                        : new String(new JsonRecordEncoder().encode(b), StandardCharsets.UTF_8));
+            }
+            assertThat(json).containsExactly(
+                    "{\"sku\":\"1\",\"memo\":null,\"price\":null}",
+                    "{\"sku\":\"2\"}",
+                    "{\"sku\":\"3\",\"memo\":\"m\",\"price\":{\"cur\":\"GBP\",\"value\":1.50}}",
+                    "{\"sku\":\"4\",\"price\":{\"cur\":\"GBP\"}}");
+        }
+    }
+
     /** JAXB keeps an xs:anyURI as written; XML Schema collapses its whitespace, and so does strict binding. */
     @Test
     void anAnyUriIsCollapsedAsXmlSchemaReadsIt() throws Exception {
