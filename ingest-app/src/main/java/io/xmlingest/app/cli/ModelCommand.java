@@ -32,7 +32,8 @@ final class ModelCommand implements Runnable {
                 "      --package com.example.model --out model.jar"})
     static final class Compile implements Callable<Integer> {
 
-        @Option(names = "--xsd", paramLabel = "FILE", required = true, description = "A schema file; repeatable.")
+        @Option(names = "--xsd", paramLabel = "FILE", required = true, description = "A schema file, or a JAXB bindings file (.xjb) that renames what xjc cannot name; "
+                + "repeatable.")
         List<Path> schemas;
 
         @Option(names = "--package", paramLabel = "NAME",

@@ -192,6 +192,18 @@ public final class XjcModelCompiler {
         } catch (RuntimeException | InternalError e) {
             // XSOM reports an unresolved reference, then fails on it while building the model.
             errors.throwFirst();
+            java.util.regex.Matcher twice = java.util.regex.Pattern.compile("trying to create the same field twice: (\\S+)")
+                    .matcher(String.valueOf(e.getMessage()));
+            if (twice.find()) {
+                // xjc's code model fails on it without a position: an element and an attribute, say, whose names differ
+                // only in case (ID and id) both become the field of one name.
+                throw new ConfigException("--xsd", "two properties of one class would be the same Java field, "
+                        + twice.group(1) + " (an element and an attribute whose names differ only in case, say ID and "
+                        + "id): rename one with a jaxb:property binding, in the schema (<xs:annotation><xs:appinfo>"
+                        + "<jaxb:property name=\"idAttribute\"/></xs:appinfo></xs:annotation>, with xmlns:jaxb=\""
+                        + "https://jakarta.ee/xml/ns/jaxb\" jaxb:version=\"3.0\" on xs:schema) or in a bindings file "
+                        + "(.xjb) given as another --xsd");
+            }
             throw new ConfigException("--xsd", "the schema does not compile to a JAXB model: " + e);
         }
         errors.throwFirst();
@@ -277,11 +289,17 @@ public final class XjcModelCompiler {
     private static final class Errors implements ErrorListener {
         private SAXParseException first;
         private SAXParseException located;
+        // xjc's "(Related to above error)" report right after the first: where the other half of a clash is.
+        private SAXParseException related;
+        private int seen;
 
         @Override
         public void error(SAXParseException e) {
+            seen++;
             if (first == null) {
                 first = e;
+            } else if (seen == 2 && String.valueOf(e.getMessage()).startsWith("(Related to above error)")) {
+                related = e;
             }
             if (located == null && e.getSystemId() != null) {
                 Path local = localFile(e.getSystemId());
@@ -311,8 +329,22 @@ public final class XjcModelCompiler {
                         ? located : first;
                 Path local = at.getSystemId() == null ? null : localFile(at.getSystemId());
                 String file = at.getSystemId() == null ? "schema" : local != null ? local.toString() : at.getSystemId();
+                String other = "";
+                if (related != null) {
+                    Path relatedFile = related.getSystemId() == null ? null : localFile(related.getSystemId());
+                    other = " (the other declaration: " + (relatedFile == null ? "" : relatedFile + ", ") + "line "
+                            + related.getLineNumber() + ", column " + related.getColumnNumber() + ")";
+                }
+                String message = unescaped(first.getMessage());
+                if (message != null && message.contains("collision in the ObjectFactory class")) {
+                    // Two elements whose factory methods would have one name (Name and name, or one name in two namespaces
+                    // compiled into one --package): xjc's own advice is not in its message.
+                    message += other + "; compile without --package if two namespaces declare the name, or rename one "
+                            + "with a jaxb:factoryMethod binding";
+                    other = "";
+                }
                 throw new ConfigException("--xsd", file + ", line " + at.getLineNumber() + ", column "
-                        + at.getColumnNumber() + ": " + unescaped(first.getMessage()));
+                        + at.getColumnNumber() + ": " + message + other);
             }
         }
 

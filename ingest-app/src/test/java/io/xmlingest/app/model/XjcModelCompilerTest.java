@@ -547,6 +547,31 @@ class XjcModelCompilerTest {
         }
     }
 
+    /** Name clashes, common in real schemas: xjc's own messages named one half of the clash, or nothing at all. */
+    @Test
+    void aNameClashNamesBothDeclarationsOrTheFieldAndSaysHowToRenameOne() throws Exception {
+        Path factory = Files.writeString(dir.resolve("factory.xsd"), XS
+                + "  <xs:element name='Name' type='xs:string'/>\n"
+                + "  <xs:element name='name' type='xs:string'/>\n"
+                + "</xs:schema>\n");
+        assertThatThrownBy(() -> XjcModelCompiler.compile(List.of(factory), null, dir.resolve("f.jar")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith(factory + ", line 2, column ")
+                .hasMessageContaining("Two declarations cause a collision in the ObjectFactory class. (the other "
+                        + "declaration: " + factory + ", line 3, column ")
+                .hasMessageContaining("rename one with a jaxb:factoryMethod binding");
+
+        Path field = Files.writeString(dir.resolve("field.xsd"), XS
+                + "  <xs:element name='rec'><xs:complexType><xs:sequence><xs:element name='ID' type='xs:int'/>\n"
+                + "  </xs:sequence><xs:attribute name='id' type='xs:string'/></xs:complexType></xs:element>\n"
+                + "</xs:schema>\n");
+        assertThatThrownBy(() -> XjcModelCompiler.compile(List.of(field), null, dir.resolve("g.jar")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("two properties of one class would be the same Java field, id (an element and "
+                        + "an attribute whose names differ only in case, say ID and id): rename one with a jaxb:property "
+                        + "binding");
+    }
+
     /** JAXB keeps an xs:anyURI as written; XML Schema collapses its whitespace, and so does strict binding. */
     @Test
     void anAnyUriIsCollapsedAsXmlSchemaReadsIt() throws Exception {
