@@ -144,6 +144,21 @@ final class StrictModelPlugin extends Plugin {
      * refuses one outside the enumeration. Said once at compile time, as the README says it.
      */
     private void unenforcedEnumeration(ClassOutline c, FieldOutline f, java.util.Set<String> enums) {
+        if (f.getPropertyInfo() instanceof com.sun.tools.xjc.model.CReferencePropertyInfo ref) {
+            // A list of elements (a repeated choice, mixed content): each element holds its own values.
+            for (com.sun.tools.xjc.model.CElement e : ref.getElements()) {
+                if (e instanceof com.sun.tools.xjc.model.CElementInfo info && unenforced.size() <= 10
+                        && !(info.getContentType() instanceof com.sun.tools.xjc.model.CEnumLeafInfo)) {
+                    XSSimpleType type = simpleType(info.getSchemaComponent());
+                    if (type != null && enumerated(type)) {
+                        unenforced.add(c.implClass.name() + "." + f.getPropertyInfo().getName(false) + " <"
+                                + info.getElementName().getLocalPart() + ">"
+                                + (type.isLocal() ? "" : " (" + type.getName() + ")"));
+                    }
+                }
+            }
+            return;
+        }
         XSSimpleType type = simpleType(f.getPropertyInfo().getSchemaComponent());
         if (type == null || !enumerated(type) || unenforced.size() > 10) {
             return;

@@ -86,12 +86,17 @@ class XjcModelCompilerTest {
                 + "<xs:element name='color' type='t:Color' minOccurs='0' maxOccurs='unbounded'/>"
                 + "<xs:element name='level' minOccurs='0'><xs:simpleType><xs:restriction base='xs:int'>"
                 + "<xs:enumeration value='1'/><xs:enumeration value='2'/></xs:restriction></xs:simpleType></xs:element>"
-                + "</xs:sequence></xs:complexType></xs:element>\n</xs:schema>\n");
+                + "</xs:sequence></xs:complexType></xs:element>\n"
+                // An element named twice in a sequence: xjc holds the type's elements in one list, and the enumeration
+                // of those in it went unnamed.
+                + "  <xs:element name='w'><xs:complexType><xs:sequence><xs:element name='odd' type='t:Odd'/>"
+                + "<xs:element name='note' type='xs:string' minOccurs='0'/><xs:element name='odd' type='t:Odd' "
+                + "minOccurs='0'/></xs:sequence></xs:complexType></xs:element>\n</xs:schema>\n");
 
         XjcModelCompiler.Result result = XjcModelCompiler.compile(List.of(xsd), "com.example.enums", dir.resolve("e.jar"));
 
         assertThat(result.warning()).contains("restricted to an enumeration that xjc binds to its base type",
-                "unless record.schema names this XSD: V.odd (Odd), V.level").doesNotContain("color");
+                "unless record.schema names this XSD: V.odd (Odd), V.level, W.content <odd> (Odd)").doesNotContain("color");
     }
 
     @Test
