@@ -122,6 +122,10 @@ public final class XjcModelCompiler {
                         + (unenforced.size() > 10 ? ", ..." : "");
                 warning = warning == null ? enums : warning + "; " + enums;
             }
+            String refused = refusedAsRecordSchema(schemas);
+            if (refused != null) {
+                warning = warning == null ? refused : warning + "; " + refused;
+            }
             return new Result(jar, count, candidates, warning);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -134,6 +138,22 @@ public final class XjcModelCompiler {
      * The model, compiled a second time where xjc bound a reference to a nillable global element to a plain field
      * (see {@link NillableReferences}): marked substitutable, each binds to a {@code JAXBElement} that keeps the nil.
      */
+    /**
+     * Why the JDK's validator, which record.schema uses, refuses these schemas, or null: xjc compiles some that XML
+     * Schema forbids (an ambiguous content model, say), and the model would then run only without record.schema.
+     */
+    private static String refusedAsRecordSchema(List<Path> schemas) {
+        List<String> xsds = schemas.stream().filter(f -> !f.getFileName().toString().endsWith(".xjb"))
+                .map(Path::toString).toList();
+        try {
+            io.xmlingest.core.bind.RecordSchemas.compile(xsds);
+            return null;
+        } catch (ConfigException e) {
+            return "record.schema would refuse this schema, so records can only be bound without validation: "
+                    + e.reason();
+        }
+    }
+
     private static S2JJAXBModel bind(List<Path> schemas, String packageName, Element strict, List<String> unenforced) {
         List<QName> nillableReferences = new ArrayList<>();
         S2JJAXBModel model = bind(schemas, packageName, strict, unenforced, List.of(), nillableReferences);

@@ -552,6 +552,21 @@ class XjcModelCompilerTest {
         }
     }
 
+    /** xjc compiles a content model XML Schema calls ambiguous; the validator record.schema uses refuses it. */
+    @Test
+    void aSchemaTheValidatorRefusesCompilesWithAWarningThatRecordSchemaWouldRefuseIt() throws Exception {
+        Path xsd = Files.writeString(dir.resolve("upa.xsd"), XS
+                + "  <xs:element name='v'><xs:complexType><xs:sequence>\n"
+                + "    <xs:element name='a' type='xs:string' minOccurs='0'/><xs:element name='a' type='xs:string'/>\n"
+                + "  </xs:sequence></xs:complexType></xs:element>\n</xs:schema>\n");
+        XjcModelCompiler.Result result = XjcModelCompiler.compile(List.of(xsd), "com.example.upa", dir.resolve("u.jar"));
+        assertThat(result.warning()).startsWith("record.schema would refuse this schema, so records can only be bound "
+                + "without validation: ").contains("cos-nonambig");
+        Path fine = Files.writeString(dir.resolve("fine.xsd"), XS
+                + "  <xs:element name='v' type='xs:string'/>\n</xs:schema>\n");
+        assertThat(XjcModelCompiler.compile(List.of(fine), "com.example.fine", dir.resolve("f.jar")).warning()).isNull();
+    }
+
     /** Name clashes, common in real schemas: xjc's own messages named one half of the clash, or nothing at all. */
     @Test
     void aNameClashNamesBothDeclarationsOrTheFieldAndSaysHowToRenameOne() throws Exception {
