@@ -26,11 +26,22 @@ public final class RecordKeys {
     private final JaxbProperty property;
     private final boolean reference;
     private final XmlAdapter<?, ?> adapter;
+    // For an element of simple content with attributes (UBL's <cbc:ID schemeID="...">123</cbc:ID>): its text, the
+    // key, and that text's adapter; null otherwise.
+    private final JaxbProperty text;
+    private final XmlAdapter<?, ?> textAdapter;
 
     private RecordKeys(JaxbProperty property, boolean reference, XmlAdapter<?, ?> adapter) {
+        this(property, reference, adapter, null, null);
+    }
+
+    private RecordKeys(JaxbProperty property, boolean reference, XmlAdapter<?, ?> adapter, JaxbProperty text,
+                       XmlAdapter<?, ?> textAdapter) {
         this.property = property;
         this.reference = reference;
         this.adapter = adapter;
+        this.text = text;
+        this.textAdapter = textAdapter;
     }
 
     public static RecordKeys of(Class<?> recordType, String name) {
@@ -62,6 +73,15 @@ public final class RecordKeys {
         JaxbProperty p = properties.get(at);
         boolean reference = References.of(recordType)[at];
         XmlAdapter<?, ?> adapter = Adapters.of(recordType)[at];
+        Class<?> simpleContent = adapter == null ? simpleContentClass(p.field()) : null;
+        if (!reference && simpleContent != null && p.kind() == JaxbProperty.Kind.ELEMENT) {
+            List<JaxbProperty> inside = JaxbProperties.of(simpleContent);
+            for (int i = 0; i < inside.size(); i++) {
+                if (inside.get(i).kind() == JaxbProperty.Kind.TEXT) {
+                    return new RecordKeys(p, false, null, inside.get(i), Adapters.of(simpleContent)[i]);
+                }
+            }
+        }
         if (!reference && (JaxbProperties.isBound(p.field().getType()) || holdsStructure(p.field(), adapter)
                 || java.util.Collection.class.isAssignableFrom(p.field().getType())
                 || (p.kind() == JaxbProperty.Kind.CHOICE && p.names().wildcard())
@@ -84,9 +104,34 @@ public final class RecordKeys {
         if (value instanceof JAXBElement<?> element) {
             value = element.isNil() ? null : element.getValue();
         }
+        if (text != null && value != null) {
+            value = text.get(value);
+            if (value != null && textAdapter != null) {
+                value = Adapters.marshal(textAdapter, value);
+            }
+        }
         // An xs:IDREF is bound to the object it names: its key is the ID the file wrote.
         String text = reference && value != null ? References.idOf(value) : XmlValues.text(value);
         return text == null ? null : text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The class of an element held once that has text and attributes but no child elements (simple content), as a
+     * plain field or in a JAXBElement; null for any other.
+     */
+    private static Class<?> simpleContentClass(Field f) {
+        Type held = f.getGenericType();
+        if (held instanceof ParameterizedType p && p.getRawType() == JAXBElement.class) {
+            held = p.getActualTypeArguments()[0];
+        }
+        if (!(held instanceof Class<?> c) || !JaxbProperties.isBound(c)) {
+            return null;
+        }
+        List<JaxbProperty> inside = JaxbProperties.of(c);
+        boolean hasText = inside.stream().anyMatch(i -> i.kind() == JaxbProperty.Kind.TEXT);
+        boolean onlyAttributes = inside.stream().allMatch(i -> i.kind() == JaxbProperty.Kind.TEXT
+                || i.kind() == JaxbProperty.Kind.ATTRIBUTE || i.kind() == JaxbProperty.Kind.OTHER_ATTRIBUTES);
+        return hasText && onlyAttributes ? c : null;
     }
 
     /**
