@@ -138,13 +138,14 @@ class CommandLineIT {
 
     /**
      * Listening on every address, the broker told clients 127.0.0.1, so a client on another machine went on to its own
-     * loopback after its first contact. 127.0.0.2 stands in for the name others reach this machine by.
+     * loopback after its first contact. The name it is told here resolves nowhere, as a NAT's public name may not from
+     * the broker's own machine: the broker still starts, since it talks to itself over a loopback port of its own.
      */
     @Test
     void theBrokerCommandOnEveryAddressTellsClientsTheAdvertisedHost() throws Exception {
         int port = freePort();
         Process broker = new ProcessBuilder(AppProcess.javaBin(), "-jar", AppProcess.appJar(), "broker", "--port",
-                Integer.toString(port), "--host", "0.0.0.0", "--advertised-host", "127.0.0.2", "--data",
+                Integer.toString(port), "--host", "0.0.0.0", "--advertised-host", "clients-only.invalid", "--data",
                 dir.resolve("everywhere").toString()).redirectError(dir.resolve("everywhere.err").toFile()).start();
         try {
             BufferedReader stdout = new BufferedReader(new InputStreamReader(broker.getInputStream(), StandardCharsets.UTF_8));
@@ -155,14 +156,13 @@ class CommandLineIT {
                     throw new java.io.UncheckedIOException(e);
                 }
             }).get(3, TimeUnit.MINUTES);
-            assertThat(address).as(Files.readString(dir.resolve("everywhere.err"))).isEqualTo("127.0.0.2:" + port);
-            Properties p = new Properties();
-            p.put("bootstrap.servers", "127.0.0.1:" + port);
-            try (Admin admin = Admin.create(p)) {
-                assertThat(admin.describeCluster().nodes().get(60, TimeUnit.SECONDS))
-                        .extracting(org.apache.kafka.common.Node::host).containsExactly("127.0.0.2");
-            }
+            // Printed once the broker answers; it timed out waiting for itself at the name it tells clients.
+            assertThat(address).as(Files.readString(dir.resolve("everywhere.err"))).isEqualTo("clients-only.invalid:" + port);
             assertThat(Files.readString(dir.resolve("everywhere.err"))).doesNotContain("warning: --host");
+            Result bad = run("broker", "--advertised-host", "kafka.example.com:9092");
+            assertThat(bad.exit()).isEqualTo(2);
+            assertThat(bad.stderr()).contains("--advertised-host kafka.example.com:9092: a host name or address without a "
+                    + "port");
         } finally {
             broker.destroy();
             assertThat(broker.waitFor(60, TimeUnit.SECONDS)).as("broker stops on SIGTERM").isTrue();

@@ -57,6 +57,11 @@ final class BrokerCommand implements Callable<Integer> {
                     + (e instanceof java.net.UnknownHostException ? "no such host" : e.getMessage())
                     + "); use an address of this machine, such as 127.0.0.1 or 0.0.0.0");
         }
+        if (advertisedHost != null && (advertisedHost.isBlank() || advertisedHost.strip().contains(" ")
+                || (advertisedHost.contains(":") && !advertisedHost.startsWith("[")))) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--advertised-host " + advertisedHost
+                    + ": a host name or address without a port (an IPv6 address in brackets, [::1])");
+        }
         if (advertisedHost == null && java.net.InetAddress.getByName(host).isAnyLocalAddress()) {
             // Clients go on to the address the broker tells them: one on another machine would go to its own loopback.
             System.err.println("warning: --host " + host + " listens on every address, but clients are told to connect "

@@ -96,18 +96,23 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             String protocols = name + ":" + name + ",CONTROLLER:PLAINTEXT";
             String bootstrap = told + ":" + clientPort;
             String own = bootstrap;
-            if (listener.secured()) {
+            // The broker talks to itself (its readiness check, transaction markers) over a loopback port of its own when
+            // clients are secured, or told a name this machine may not reach itself by (a NAT's public address).
+            boolean internalListener = listener.secured() || advertisedHost != null;
+            if (internalListener) {
                 String internal = "127.0.0.1:" + free[2];
                 listeners += ",INTERNAL://" + internal;
                 advertised += ",INTERNAL://" + internal;
                 protocols += ",INTERNAL:PLAINTEXT";
                 own = internal;
+            }
+            if (listener.secured()) {
                 listener.configure(props);
             }
             props.put("listeners", listeners + ",CONTROLLER://127.0.0.1:" + controllerPort);
             props.put("advertised.listeners", advertised);
             props.put("controller.listener.names", "CONTROLLER");
-            props.put("inter.broker.listener.name", listener.secured() ? "INTERNAL" : name);
+            props.put("inter.broker.listener.name", internalListener ? "INTERNAL" : name);
             props.put("listener.security.protocol.map", protocols);
             props.put("log.dirs", logs.toString());
             // One node: internal topics cannot have more than one replica.
@@ -313,7 +318,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
 
     private static String advertisedHost(String host) {
-        return "0.0.0.0".equals(host) ? InetAddress.getLoopbackAddress().getHostAddress() : host;
+        return "0.0.0.0".equals(host) || "::".equals(host) || "[::]".equals(host)
+                ? InetAddress.getLoopbackAddress().getHostAddress() : host;
     }
 
     /** A loopback port nobody listens on now (another process may still take it before it is bound). */

@@ -33,13 +33,14 @@ public final class KafkaClientMisconfiguration {
         String why;
         if (refused != null) {
             why = String.valueOf(refused.getMessage()).strip();
-        } else if (Causes.find(made, KafkaClientMisconfiguration::unresolvableBootstrap) != null
-                || Causes.find(made, org.apache.kafka.common.errors.ApiException.class::isInstance) != null) {
-            return Optional.empty();
-        } else {
-            // Anything else that stops a client being made is in its settings or the files they name: no JAAS entry
-            // for SASL, a trust store that is not there. The worker retried it for ever, blaming kafka.bootstrap.servers.
+        } else if (Causes.find(made, KafkaClientMisconfiguration::namesWhatIsNotThere) != null) {
+            // Settings that name what is not there: no JAAS entry for SASL, a trust or key store file that does not
+            // exist. The worker retried them for ever, blaming kafka.bootstrap.servers. Anything else that stops a client
+            // being made may pass (a KDC or token endpoint away, a store file half-written while it is rotated, no file
+            // handles left) and is retried.
             why = reasons(made);
+        } else {
+            return Optional.empty();
         }
         String family = IngestSettings.KAFKA_CLIENT.key();
         why = why.endsWith(".") ? why.substring(0, why.length() - 1) : why; // the setting follows it in our message
@@ -76,6 +77,11 @@ public final class KafkaClientMisconfiguration {
         return dns == null ? Optional.empty() : Optional.of(new RetriableIngestException("no host of "
                 + IngestSettings.BOOTSTRAP_SERVERS.key() + " resolves to an address (Kafka's client: " + dns.getMessage()
                 + ")", null, IngestSettings.BOOTSTRAP_SERVERS.key(), dns));
+    }
+
+    private static boolean namesWhatIsNotThere(Throwable t) {
+        return t instanceof java.nio.file.NoSuchFileException
+                || (t instanceof IllegalArgumentException && String.valueOf(t.getMessage()).contains("JAAS configuration"));
     }
 
     /** No host of bootstrap.servers resolved: the cluster's side, which may change while the worker waits. */

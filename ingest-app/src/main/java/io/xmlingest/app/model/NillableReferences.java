@@ -35,9 +35,14 @@ final class NillableReferences {
     private NillableReferences() {
     }
 
-    /** The nillable global elements that some class of the model holds in a plain field. */
+    /**
+     * The nillable global elements that some class of the model holds in a plain field, once. A repeated reference
+     * keeps a nil item as null already (its place in the list), and marking the element would change every list of
+     * it to one of JAXBElements: an element referenced anywhere as a list is left as it is.
+     */
     static List<QName> in(Model model) {
         Set<QName> found = new LinkedHashSet<>();
+        Set<QName> repeated = new java.util.HashSet<>();
         for (CClassInfo c : model.beans().values()) {
             for (CPropertyInfo p : c.getProperties()) {
                 if (!(p instanceof CElementPropertyInfo e)) {
@@ -51,11 +56,12 @@ final class NillableReferences {
                     // global one's name then marks the global one, which changes nothing for the local one).
                     boolean reference = held != null ? held == global : t.isNillable();
                     if (global != null && global.isNillable() && reference) {
-                        found.add(tag);
+                        (e.isCollection() ? repeated : found).add(tag);
                     }
                 }
             }
         }
+        found.removeAll(repeated);
         return new ArrayList<>(found);
     }
 

@@ -41,6 +41,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import javax.xml.XMLConstants;
+import javax.xml.namespace.QName;
 import org.xml.sax.ErrorHandler;
 
 /**
@@ -146,13 +147,19 @@ final class StrictModelPlugin extends Plugin {
     private void unenforcedEnumeration(ClassOutline c, FieldOutline f, java.util.Set<String> enums) {
         if (f.getPropertyInfo() instanceof com.sun.tools.xjc.model.CReferencePropertyInfo ref) {
             // A list of elements (a repeated choice, mixed content): each element holds its own values.
+            boolean one = ref.getElements().size() == 1 && !ref.isCollection();
             for (com.sun.tools.xjc.model.CElement e : ref.getElements()) {
                 if (e instanceof com.sun.tools.xjc.model.CElementInfo info && unenforced.size() <= 10
                         && !(info.getContentType() instanceof com.sun.tools.xjc.model.CEnumLeafInfo)) {
-                    XSSimpleType type = simpleType(info.getSchemaComponent());
+                    QName name = info.getElementName();
+                    // A global element's info has no component of its own; its declaration is the schema set's.
+                    XSComponent declared = info.getSchemaComponent() != null ? info.getSchemaComponent()
+                            : c.parent().getModel().schemaComponent.getElementDecl(name.getNamespaceURI(),
+                                    name.getLocalPart());
+                    XSSimpleType type = simpleType(declared);
                     if (type != null && enumerated(type)) {
-                        unenforced.add(c.implClass.name() + "." + f.getPropertyInfo().getName(false) + " <"
-                                + info.getElementName().getLocalPart() + ">"
+                        unenforced.add(c.implClass.name() + "." + f.getPropertyInfo().getName(false)
+                                + (one ? "" : " <" + name.getLocalPart() + ">")
                                 + (type.isLocal() ? "" : " (" + type.getName() + ")"));
                     }
                 }

@@ -135,10 +135,6 @@ public final class XjcModelCompiler {
     }
 
     /**
-     * The model, compiled a second time where xjc bound a reference to a nillable global element to a plain field
-     * (see {@link NillableReferences}): marked substitutable, each binds to a {@code JAXBElement} that keeps the nil.
-     */
-    /**
      * Why the JDK's validator, which record.schema uses, refuses these schemas, or null: xjc compiles some that XML
      * Schema forbids (an ambiguous content model, say), and the model would then run only without record.schema.
      */
@@ -154,6 +150,10 @@ public final class XjcModelCompiler {
         }
     }
 
+    /**
+     * The model, compiled a second time where xjc bound a reference to a nillable global element to a plain field
+     * (see {@link NillableReferences}): marked substitutable, each binds to a {@code JAXBElement} that keeps the nil.
+     */
     private static S2JJAXBModel bind(List<Path> schemas, String packageName, Element strict, List<String> unenforced) {
         List<QName> nillableReferences = new ArrayList<>();
         S2JJAXBModel model = bind(schemas, packageName, strict, unenforced, List.of(), nillableReferences);

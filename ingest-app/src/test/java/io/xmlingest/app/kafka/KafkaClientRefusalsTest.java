@@ -46,6 +46,14 @@ class KafkaClientRefusalsTest {
                         + "Failed to load SSL keystore /nonexistent.p12 of type JKS (NoSuchFileException) (setting: "
                         + "kafka.client.*)"));
 
+        // What may pass is retried: a store file being rotated, a login server away, no file handles left.
+        for (Throwable passing : List.of(new KafkaException("Failed to load SSL keystore /etc/ks.p12 of type PKCS12",
+                        new java.io.EOFException()), new KafkaException("javax.security.auth.login.LoginException: "
+                        + "Cannot contact any KDC"), new java.io.IOException("Too many open files"))) {
+            assertThat(KafkaClientMisconfiguration.find(new KafkaException("Failed to construct kafka producer",
+                    new KafkaException("Failed to create new NetworkClient", passing)))).as("%s", passing).isEmpty();
+        }
+
         // Kafka's errors from a running cluster are InvalidConfigurationExceptions too; the cluster may change.
         for (Throwable fromCluster : List.of(
                 new SaslAuthenticationException("Authentication failed: Invalid username or password"),

@@ -91,12 +91,17 @@ class XjcModelCompilerTest {
                 // of those in it went unnamed.
                 + "  <xs:element name='w'><xs:complexType><xs:sequence><xs:element name='odd' type='t:Odd'/>"
                 + "<xs:element name='note' type='xs:string' minOccurs='0'/><xs:element name='odd' type='t:Odd' "
-                + "minOccurs='0'/></xs:sequence></xs:complexType></xs:element>\n</xs:schema>\n");
+                + "minOccurs='0'/></xs:sequence></xs:complexType></xs:element>\n"
+                // A reference to a nillable global element, compiled again to keep its nil: it was left out then.
+                + "  <xs:element name='oddRef' type='t:Odd' nillable='true'/>\n"
+                + "  <xs:element name='x'><xs:complexType><xs:sequence><xs:element ref='t:oddRef' minOccurs='0'/>"
+                + "</xs:sequence></xs:complexType></xs:element>\n</xs:schema>\n");
 
         XjcModelCompiler.Result result = XjcModelCompiler.compile(List.of(xsd), "com.example.enums", dir.resolve("e.jar"));
 
         assertThat(result.warning()).contains("restricted to an enumeration that xjc binds to its base type",
-                "unless record.schema names this XSD: V.odd (Odd), V.level, W.content <odd> (Odd)").doesNotContain("color");
+                "unless record.schema names this XSD: V.odd (Odd), V.level, W.content <odd> (Odd), X.oddRef (Odd)")
+                .doesNotContain("color");
     }
 
     @Test
@@ -530,6 +535,11 @@ class XjcModelCompilerTest {
                 + "    <xs:element ref='t:memo' minOccurs='0'/>\n"
                 + "    <xs:element ref='t:price' minOccurs='0'/>\n"
                 + "  </xs:sequence></xs:complexType></xs:element>\n"
+                // Repeated, a reference keeps a nil item as null already: its list stays one of values.
+                + "  <xs:element name='line' type='xs:string' nillable='true'/>\n"
+                + "  <xs:element name='lines'><xs:complexType><xs:sequence>\n"
+                + "    <xs:element ref='t:line' maxOccurs='unbounded'/>\n"
+                + "  </xs:sequence></xs:complexType></xs:element>\n"
                 + "</xs:schema>\n");
         XjcModelCompiler.Result result = XjcModelCompiler.compile(List.of(xsd), "com.example.refs", dir.resolve("r.jar"));
 
@@ -544,6 +554,8 @@ class XjcModelCompilerTest {
                 json.add(b instanceof RecordRejectedException e ? e.getMessage()
                         : new String(new JsonRecordEncoder().encode(b), StandardCharsets.UTF_8));
             }
+            assertThat(loader.loadClass("com.example.refs.Lines").getDeclaredField("line").getGenericType().getTypeName())
+                    .isEqualTo("java.util.List<java.lang.String>");
             assertThat(json).containsExactly(
                     "{\"sku\":\"1\",\"memo\":null,\"price\":null}",
                     "{\"sku\":\"2\"}",

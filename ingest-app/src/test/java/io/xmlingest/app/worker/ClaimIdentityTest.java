@@ -45,6 +45,25 @@ class ClaimIdentityTest {
         assertThat(first.modified()).isEqualTo(Files.getLastModifiedTime(a));
     }
 
+    /** A file still being written grows while it is hashed: the hash covers the size recorded, no more. */
+    @Test
+    void theHashCoversTheSizeTheFileHadWhenItsAttributesWereRead() throws IOException {
+        Path a = file("<persons><person id='1'/></persons>");
+        long[] asked = new long[1];
+        RecordedIdentity identity = new ClaimIdentity((file, bytes) -> {
+            asked[0] = bytes;
+            try {
+                Files.writeString(file, "<!-- more -->", java.nio.file.StandardOpenOption.APPEND); // the writer goes on
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            return FileIdentity.sha256(file, bytes);
+        }).identify(a, Optional.empty());
+
+        assertThat(asked[0]).isEqualTo(identity.size()).isEqualTo("<persons><person id='1'/></persons>".length());
+        assertThat(identity.sha256()).isEqualTo(FileIdentity.sha256(a, identity.size())).isNotEqualTo(FileIdentity.sha256(a));
+    }
+
     @Test
     void aHashStoppedOnRequestGivesNoIdentity() throws IOException {
         Path a = file("<persons/>");

@@ -243,8 +243,9 @@ public final class RecordModel {
                 kept.add(factory);
             } catch (JAXBException | RuntimeException e) {
                 LOG.warn("object factory {} declares elements the records can hold but cannot be bound together with "
-                        + "record class {} ({}); a record holding an element it declares in place of another will be "
-                        + "rejected as unexpected (fix or remove it on {}, or compile the model into one package: model "
+                        + "record class {} ({}); a record holding an element it declares will be rejected as "
+                        + "unexpected, or the class refused if it refers to one (fix or remove it on {}, or compile the "
+                        + "model into one package: model "
                         + "compile --package NAME)", factory.getName(), classes.stream().map(Class::getName).toList(),
                         summary(e), IngestSettings.MODEL_PATH.key());
             }

@@ -329,7 +329,7 @@ public final class TransactionalIngestion {
             }
             // A file read as it was dropped is read as far as its identity goes (job.bytes(), what was hashed): one still
             // being written has grown since. A compressed file's plain copy is written whole before it is hashed.
-            long end = input.equals(job.path()) && job.bytes() > 0 ? job.bytes() : Long.MAX_VALUE;
+            long end = input.equals(job.path()) && job.bytes() >= 0 ? job.bytes() : Long.MAX_VALUE;
             StaxRecordSplitter splitter;
             if (at == null) {
                 splitter = StaxRecordSplitter.open(input, job.name(), recordElement, limits, end);

@@ -182,8 +182,9 @@ public final class StaxRecordSplitter implements RecordSplitter {
     public static StaxRecordSplitter open(Path path, String name, RecordElements recordElement, XmlLimits limits,
                                           long end) {
         return onChannel(path, name, (channel, encoding) -> {
-            if (channel.size() == 0) {
-                // The parser's own words for it were "Unexpected EOF in prolog".
+            if (channel.size() == 0 || end == 0) {
+                // The parser's own words for it were "Unexpected EOF in prolog". (Empty when identified, a file may have
+                // been written to since: what it is read as is what was identified.)
                 throw new FileFailedException("the file is empty: it holds no XML document", ErrorLocation.ofFile(name),
                         null, null);
             }
