@@ -268,11 +268,15 @@ final class SharedWork implements AutoCloseable {
     /** A claimed file: identified, moved where every worker reads it, and cut. */
     private void take(Path claimed) {
         String fileId;
+        long hashedSize;
         try {
             // A compressed file is inflated here, once, into a plain copy beside it that goes to sharded/ with it: the
             // cut and every shard read the copy.
+            // Hashed to the size it has now, and read no further: a file still being written grows meanwhile, and what
+            // the shards publish must be what the file id covers.
+            hashedSize = Inbox.size(claimed);
             fileId = FileIdentity.ofContent(claimed, claimed.getFileName().toString(), decompressedMaxBytes,
-                    stillMine(claimed));
+                    stillMine(claimed), hashedSize);
             if (fileId == null) {
                 return; // asked to stop while inflating: the claim is taken up again on the next start
             }
@@ -303,7 +307,7 @@ final class SharedWork implements AutoCloseable {
             return;
         }
         try {
-            settle(shared.get(), true, uncutHere(fileId));
+            settle(shared.get(), true, uncutHere(fileId), hashedSize);
         } catch (RuntimeException e) {
             failedCuts.add(shared.get()); // it waits in sharded/, for this worker's sweep once Kafka is back
             throw e;
@@ -417,9 +421,14 @@ final class SharedWork implements AutoCloseable {
      * @param uncut   nobody had cut it when the checkpoints were last read: cut it first
      */
     private void settle(Path file, boolean dropped, boolean uncut) {
+        settle(file, dropped, uncut, -1);
+    }
+
+    /** @param hashedSize the size the file was hashed to when this worker took it; -1 when not known here (a restart) */
+    private void settle(Path file, boolean dropped, boolean uncut, long hashedSize) {
         String fileId = Inbox.shardedFileId(file);
         String name = Inbox.shardedName(file);
-        long size = Inbox.size(file);
+        long size = hashedSize >= 0 ? hashedSize : Inbox.size(file);
         FileJob whole = new FileJob(file, name, fileId, size, null);
         List<Shard> plan = null;
         if (uncut) {
@@ -436,7 +445,8 @@ final class SharedWork implements AutoCloseable {
                 metrics.end("failed");
                 return;
             }
-            plan = planner.plan(plain, name, shards);
+            // A compressed file's plain copy was written whole before it was hashed; a plain file is cut as hashed.
+            plan = planner.plan(plain, name, shards, plain.equals(file) ? size : Long.MAX_VALUE);
             LOG.info("cut {} ({} bytes, file id {}) into {} shards in {} s", name, size, fileId, plan.size(),
                     String.format("%.2f", (System.nanoTime() - t0) / 1e9));
         }

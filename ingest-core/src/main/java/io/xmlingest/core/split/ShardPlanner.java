@@ -11,5 +11,13 @@ public interface ShardPlanner {
      * fewer record starts than that (or a record spanning several ranges) gets fewer shards; any
      * file gets at least one.
      */
-    List<Shard> plan(Path file, String name, int shards);
+    default List<Shard> plan(Path file, String name, int shards) {
+        return plan(file, name, shards, Long.MAX_VALUE);
+    }
+
+    /**
+     * {@link #plan(Path, String, int)} of the file's first {@code end} bytes: what its identity was taken over, where a
+     * file still being written has grown since. {@code Long.MAX_VALUE} plans the whole file.
+     */
+    List<Shard> plan(Path file, String name, int shards, long end);
 }

@@ -34,15 +34,15 @@ public final class StaxShardPlanner implements ShardPlanner {
     }
 
     @Override
-    public List<Shard> plan(Path file, String name, int shards) {
+    public List<Shard> plan(Path file, String name, int shards, long end) {
         if (shards < 1) {
             throw new IllegalArgumentException("shards must be at least 1: " + shards);
         }
-        long size = size(file, name);
+        long size = Math.min(size(file, name), end);
         List<ResumePoint> starts = new ArrayList<>();
         starts.add(null);
         if (shards > 1) {
-            try (StaxRecordSplitter splitter = StaxRecordSplitter.open(file, name, recordElements, limits)) {
+            try (StaxRecordSplitter splitter = StaxRecordSplitter.open(file, name, recordElements, limits, end)) {
                 int range = 1;
                 while (range < shards && splitter.next()) {
                     long offset = splitter.position().byteOffset();

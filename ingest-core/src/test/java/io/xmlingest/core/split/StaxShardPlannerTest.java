@@ -163,6 +163,23 @@ class StaxShardPlannerTest {
         assertThat(new StaxShardPlanner(ITEM, limits()).plan(empty, "f.xml", 8)).hasSize(1);
     }
 
+    /** A file still being written when it was hashed is cut as it was then: its later records are in no shard. */
+    @Test
+    void aFileIsCutOnlyAsFarAsTheEndItIsGiven() throws Exception {
+        StringBuilder body = new StringBuilder();
+        for (int i = 0; i < 400; i++) {
+            body.append(item(i, "<x:v>" + "v".repeat(20) + "</x:v>"));
+        }
+        Path f = write(body.toString());
+        long end = Files.size(f) / 4;
+        List<Shard> plan = new StaxShardPlanner(ITEM, limits()).plan(f, "f.xml", 4, end);
+        assertThat(plan).hasSize(4);
+        assertThat(plan).allSatisfy(s -> assertThat(s.start() == null ? 0 : s.start().byteOffset()).isLessThan(end));
+        // Cut whole, its last shard starts past that end.
+        List<Shard> whole = new StaxShardPlanner(ITEM, limits()).plan(f, "f.xml", 4);
+        assertThat(whole.get(3).start().byteOffset()).isGreaterThan(end);
+    }
+
     @Test
     void aFaultEndsThePlanAndTheLastShardMeetsIt() throws Exception {
         StringBuilder body = new StringBuilder();
