@@ -73,6 +73,21 @@ class CommandLineIT {
         assertThat(file).exists();
     }
 
+    /**
+     * The first line a broker command prints, its address, read aside: a broker that never prints it fails the test
+     * instead of hanging the build.
+     */
+    private static String printedAddress(Process broker) throws Exception {
+        BufferedReader stdout = new BufferedReader(new InputStreamReader(broker.getInputStream(), StandardCharsets.UTF_8));
+        return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return stdout.readLine();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }).get(3, TimeUnit.MINUTES);
+    }
+
     @Test
     void theBrokerCommandServesIngestAndRead() throws Exception {
         DatagenCommand.generate(dir.resolve("p.xml"), 3_000, 5);
@@ -81,15 +96,7 @@ class CommandLineIT {
                 "--data", dir.resolve("broker-data").toString())
                 .redirectError(dir.resolve("broker.err").toFile()).start();
         try {
-            BufferedReader stdout = new BufferedReader(new InputStreamReader(broker.getInputStream(), StandardCharsets.UTF_8));
-            // Read aside, so a broker that never prints its address fails the test instead of hanging the build.
-            String address = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                try {
-                    return stdout.readLine();
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            }).get(3, TimeUnit.MINUTES);
+            String address = printedAddress(broker);
             assertThat(address).as(Files.readString(dir.resolve("broker.err"))).isEqualTo("127.0.0.1:" + port);
 
             Result ingest = run("ingest", "p.xml", "--topic", "people", "--bootstrap-servers", address);
@@ -148,14 +155,7 @@ class CommandLineIT {
                 Integer.toString(port), "--host", "0.0.0.0", "--advertised-host", "clients-only.invalid", "--data",
                 dir.resolve("everywhere").toString()).redirectError(dir.resolve("everywhere.err").toFile()).start();
         try {
-            BufferedReader stdout = new BufferedReader(new InputStreamReader(broker.getInputStream(), StandardCharsets.UTF_8));
-            String address = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                try {
-                    return stdout.readLine();
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            }).get(3, TimeUnit.MINUTES);
+            String address = printedAddress(broker);
             // Printed once the broker answers; it timed out waiting for itself at the name it tells clients.
             assertThat(address).as(Files.readString(dir.resolve("everywhere.err"))).isEqualTo("clients-only.invalid:" + port);
             assertThat(Files.readString(dir.resolve("everywhere.err"))).doesNotContain("warning: --host");

@@ -7,13 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.encode.JsonSchemaWriter;
-import io.xmlingest.core.error.RecordRejectedException;
-import io.xmlingest.core.page.OutgoingRecord;
-import io.xmlingest.core.pipeline.IngestListener;
-import io.xmlingest.core.pipeline.IngestionPipeline;
 import io.xmlingest.core.pipeline.RecordModel;
-import io.xmlingest.core.publish.InMemoryPagePublisher;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -96,21 +90,10 @@ class CrossNamespaceReferenceTest {
     @Test
     void elementsOfAnotherNamespaceBindAndEveryOneIsAMemberOfItsOwn() throws Exception {
         IngestConfig config = config(modelJar());
-        Path file = Files.writeString(dir.resolve("records.xml"), XML);
-        InMemoryPagePublisher publisher = new InMemoryPagePublisher();
-        List<RecordRejectedException> rejected = new ArrayList<>();
-        IngestionPipeline.create(config, publisher, new IngestListener() {
-            @Override
-            public void rejected(RecordRejectedException e) {
-                rejected.add(e);
-            }
-        }).ingest(file);
-        List<String> values = new ArrayList<>();
-        publisher.pages().forEach(p -> p.records().stream().map(OutgoingRecord::value)
-                .forEach(v -> values.add(new String(v, StandardCharsets.UTF_8))));
+        Ingested out = Ingested.of(config, Files.writeString(dir.resolve("records.xml"), XML));
 
-        assertThat(rejected).isEmpty();
-        assertThat(values).containsExactly(
+        assertThat(out.rejected()).isEmpty();
+        assertThat(out.values()).containsExactly(
                 "{\"sku\":\"1\",\"emailOrPhone\":[{\"Email\":\"e@x\"},{\"Phone\":\"123\"}]}",
                 "{\"content\":[{\"sku\":\"2\"},{\"{urn:b}Name\":\"B name\"},{\"Name\":\"A name\"}]}",
                 "{\"flag\":\"local\",\"{urn:b}flag\":true,\"sku\":\"3\",\"{urn:b}Name\":\"B name\",\"Name\":\"A name\"}");

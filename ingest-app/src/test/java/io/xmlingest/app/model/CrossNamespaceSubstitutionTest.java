@@ -14,14 +14,11 @@ import com.networknt.schema.SpecVersion;
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.encode.JsonSchemaWriter;
-import io.xmlingest.core.error.RecordRejectedException;
-import io.xmlingest.core.page.OutgoingRecord;
 import io.xmlingest.core.pipeline.IngestListener;
 import io.xmlingest.core.pipeline.IngestionPipeline;
 import io.xmlingest.core.pipeline.RecordModel;
 import io.xmlingest.core.publish.InMemoryPagePublisher;
 import jakarta.xml.bind.annotation.XmlRegistry;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -144,24 +141,8 @@ class CrossNamespaceSubstitutionTest {
             "{\"id\":\"c2\",\"name\":\"Bo\"}",
             "{\"id\":\"c3\",\"name\":\"Cy\",\"channel\":[{\"pager\":{\"number\":8,\"carrier\":{\"carrier\":\"k\"}}}]}");
 
-    /** What ingesting {@code xml} publishes, and what it rejects, each in file order. */
-    private record Ingested(List<String> values, List<RecordRejectedException> rejected) {
-    }
-
     private Ingested ingest(IngestConfig config, String xml) throws Exception {
-        Path file = Files.writeString(dir.resolve("contacts.xml"), xml);
-        InMemoryPagePublisher publisher = new InMemoryPagePublisher();
-        List<RecordRejectedException> rejected = new ArrayList<>();
-        IngestionPipeline.create(config, publisher, new IngestListener() {
-            @Override
-            public void rejected(RecordRejectedException e) {
-                rejected.add(e);
-            }
-        }).ingest(file);
-        List<String> values = new ArrayList<>();
-        publisher.pages().forEach(p -> p.records().stream().map(OutgoingRecord::value)
-                .forEach(v -> values.add(new String(v, StandardCharsets.UTF_8))));
-        return new Ingested(values, rejected);
+        return Ingested.of(config, Files.writeString(dir.resolve("contacts.xml"), xml));
     }
 
     /** What the record model warned of while {@code ingest} ran. */
