@@ -76,12 +76,12 @@ final class IngestCommand implements Callable<Integer> {
                     listener.endFile();
                     records += s.records();
                     rejected += s.rejected();
-                    System.out.println(describe(s) + (s.records() + s.rejected() == 0
+                    say(describe(s) + (s.records() + s.rejected() == 0
                             ? "; it holds no " + model.elements() + " element (setting record.element)" : ""));
                     Path before = seen.putIfAbsent(s.fileId(), file);
                     if (before != null) {
                         // ingest publishes what it is given; only the worker knows a content it has ingested before.
-                        System.out.println(file + ": its content is that of " + before + " (file id " + s.fileId()
+                        say(file + ": its content is that of " + before + " (file id " + s.fileId()
                                 + "), and its records were published again");
                     }
                 } catch (FileFailedException e) {
@@ -91,11 +91,11 @@ final class IngestCommand implements Callable<Integer> {
                     records += listener.acknowledged;
                     rejected += listener.rejected;
                     LOG.error("file failed: {}", e.getMessage());
-                    System.out.println(file + ": FAILED: " + e.getMessage() + "; " + listener.sofar("it failed"));
+                    say(file + ": FAILED: " + e.getMessage() + "; " + listener.sofar("it failed"));
                 } catch (Error e) {
                     // Out of memory, say: the JVM ends, and its shutdown hook must not call it a signal.
                     listener.endFile();
-                    System.out.println(file + ": NOT FINISHED: " + e + "; " + listener.sofar("the run stopped"));
+                    say(file + ": NOT FINISHED: " + e + "; " + listener.sofar("the run stopped"));
                     throw e;
                 } catch (RuntimeException e) {
                     listener.endFile();
@@ -103,8 +103,7 @@ final class IngestCommand implements Callable<Integer> {
                     // failed file; before, a stop mid-file printed nothing of the records already in the topic.
                     records += listener.acknowledged;
                     rejected += listener.rejected;
-                    System.out.println(file + ": NOT FINISHED: " + e.getMessage() + "; "
-                            + listener.sofar("the run stopped"));
+                    say(file + ": NOT FINISHED: " + e.getMessage() + "; " + listener.sofar("the run stopped"));
                     total(files.size(), failed, records, rejected, started, files.size() - i - 1);
                     throw e;
                 }
@@ -123,6 +122,14 @@ final class IngestCommand implements Callable<Integer> {
                 "total: %d files, %d failed, %d records published, %d rejected, %.1f s, %.0f records/s%s%n",
                 files, failed, records, rejected, seconds, records / Math.max(seconds, 1e-9),
                 notRead == 0 ? "" : ", " + notRead + " not read");
+    }
+
+    /**
+     * A line of the summary on stdout, where scripts read one line per file: a file name holding a line end or a
+     * terminal escape is written escaped, as the logs write it.
+     */
+    static void say(String line) {
+        System.out.println(io.xmlingest.app.logging.OneLineMessageConverter.oneLine(line));
     }
 
     static String describe(FileSummary s) {
@@ -169,7 +176,7 @@ final class IngestCommand implements Callable<Integer> {
                 if (terminal) {
                     System.err.println(); // past the progress line
                 }
-                System.out.println(file + ": NOT FINISHED: stopped by a signal; " + sofar("the stop"));
+                say(file + ": NOT FINISHED: stopped by a signal; " + sofar("the stop"));
                 System.out.flush();
             }
         }

@@ -81,7 +81,10 @@ public final class KafkaClientMisconfiguration {
 
     private static boolean namesWhatIsNotThere(Throwable t) {
         return t instanceof java.nio.file.NoSuchFileException
-                || (t instanceof IllegalArgumentException && String.valueOf(t.getMessage()).contains("JAAS configuration"));
+                || (t instanceof IllegalArgumentException && String.valueOf(t.getMessage()).contains("JAAS configuration"))
+                // A store's password that does not open it (the JDK says "tampered with, or password was incorrect").
+                || t instanceof java.security.UnrecoverableKeyException
+                || String.valueOf(t.getMessage()).contains("password was incorrect");
     }
 
     /** No host of bootstrap.servers resolved: the cluster's side, which may change while the worker waits. */

@@ -20,7 +20,7 @@ public final class OneLineMessageConverter extends MessageConverter {
         return oneLine(super.convert(event));
     }
 
-    static String oneLine(String message) {
+    public static String oneLine(String message) {
         int first = 0;
         while (first < message.length() && !isControl(message.charAt(first))) {
             first++;
@@ -47,8 +47,12 @@ public final class OneLineMessageConverter extends MessageConverter {
         return line.toString();
     }
 
-    /** C0 and C1 controls and DEL, and the line and paragraph separators some readers break lines at. */
+    /**
+     * C0 and C1 controls and DEL, the line and paragraph separators some readers break lines at, and the
+     * bidirectional controls, which make a line read in another order than it is written.
+     */
     private static boolean isControl(char c) {
-        return (c < 0x20 && c != '\t') || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029';
+        return (c < 0x20 && c != '\t') || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029'
+                || c == '\u200e' || c == '\u200f' || (c >= '\u202a' && c <= '\u202e') || (c >= '\u2066' && c <= '\u2069');
     }
 }

@@ -111,7 +111,11 @@ public final class XjcModelCompiler {
             int count = writeJar(classes, jar);
             List<Candidate> candidates = new ArrayList<>();
             for (Mapping m : model.getMappings()) {
-                candidates.add(new Candidate(m.getElement(), m.getType().getTypeClass().fullName()));
+                com.sun.codemodel.JType type = m.getType().getTypeClass();
+                // A global element of a simple type binds to int or String, which no record.class can name.
+                if (!type.isPrimitive() && !type.fullName().startsWith("java.") && !type.fullName().startsWith("javax.")) {
+                    candidates.add(new Candidate(m.getElement(), type.fullName()));
+                }
             }
             candidates.sort(Comparator.comparing(c -> c.element().toString()));
             if (!unenforced.isEmpty()) {

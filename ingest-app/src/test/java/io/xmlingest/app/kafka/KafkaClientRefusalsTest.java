@@ -46,6 +46,12 @@ class KafkaClientRefusalsTest {
                         + "Failed to load SSL keystore /nonexistent.p12 of type JKS (NoSuchFileException) (setting: "
                         + "kafka.client.*)"));
 
+        assertThat(KafkaClientMisconfiguration.find(new KafkaException("Failed to create new KafkaAdminClient",
+                new KafkaException("Failed to load SSL keystore ts.jks of type JKS", new java.io.IOException("Keystore "
+                        + "was tampered with, or password was incorrect", new java.security.UnrecoverableKeyException(
+                        "Password verification failed")))))).hasValueSatisfying(e -> assertThat(e.getMessage())
+                .startsWith("Kafka's client refused its settings: Failed to load SSL keystore ts.jks of type JKS: Keystore "
+                        + "was tampered with, or password was incorrect"));
         // What may pass is retried: a store file being rotated, a login server away, no file handles left.
         for (Throwable passing : List.of(new KafkaException("Failed to load SSL keystore /etc/ks.p12 of type PKCS12",
                         new java.io.EOFException()), new KafkaException("javax.security.auth.login.LoginException: "

@@ -75,14 +75,14 @@ class StderrLoggingTest {
             // A context of one's own has no MDC until given one; the application's gets it from SLF4J.
             context.setMDCAdapter(new LogbackMDCAdapter());
             context.getLogger("io.xmlingest.app.worker.Worker").warn("{} failed: {}",
-                    "a.xml\n12:00:00.000 INFO  Worker - b.xml completed\r\u001b[2J\u2028.xml", "tab\there, caf\u00e9",
+                    "a.xml\n12:00:00.000 INFO  Worker - b.xml completed\r\u001b[2J\u2028\u202elmx.exe", "tab\there, caf\u00e9",
                     new IllegalStateException("why\non two lines"));
         } finally {
             System.setErr(err);
         }
         String[] lines = said.toString(StandardCharsets.UTF_8).split(System.lineSeparator());
         assertThat(lines[0]).endsWith(" WARN  Worker - a.xml\\n12:00:00.000 INFO  Worker - b.xml completed\\r"
-                + "\\u001b[2J\\u2028.xml failed: tab\there, caf\u00e9");
+                + "\\u001b[2J\\u2028\\u202elmx.exe failed: tab\there, caf\u00e9");
         // The throwable's own text is logback's to write: the trace is meant to span lines.
         assertThat(lines[1]).isEqualTo("java.lang.IllegalStateException: why");
         assertThat(lines[3]).startsWith("\tat ");

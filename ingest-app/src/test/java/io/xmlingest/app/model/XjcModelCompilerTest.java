@@ -564,6 +564,18 @@ class XjcModelCompilerTest {
         }
     }
 
+    /** A global element of a simple type binds to int or String, which no record.class can name: not offered as one. */
+    @Test
+    void onlyElementsThatBindToAClassOfTheModelAreOfferedAsRecords() throws Exception {
+        Path xsd = Files.writeString(dir.resolve("offered.xsd"), XS
+                + "  <xs:element name='note' type='xs:string'/>\n  <xs:element name='count' type='xs:int'/>\n"
+                + "  <xs:element name='v'><xs:complexType><xs:sequence><xs:element ref='t:note'/></xs:sequence>"
+                + "</xs:complexType></xs:element>\n</xs:schema>\n");
+        XjcModelCompiler.Result result = XjcModelCompiler.compile(List.of(xsd), "com.example.offered", dir.resolve("o.jar"));
+        assertThat(result.candidates()).extracting(c -> c.element().getLocalPart() + "=" + c.className())
+                .containsExactly("v=com.example.offered.V");
+    }
+
     /** xjc compiles a content model XML Schema calls ambiguous; the validator record.schema uses refuses it. */
     @Test
     void aSchemaTheValidatorRefusesCompilesWithAWarningThatRecordSchemaWouldRefuseIt() throws Exception {
