@@ -112,12 +112,33 @@ public final class KafkaSession implements AutoCloseable {
      * Closes the producer made so far, if any; what to throw: Kafka's failure as one to retry, anything
      * else (a refused topic name, say) as it was, since retrying would not change it.
      */
-    private static RuntimeException failedToOpen(KafkaProducer<byte[], byte[]> producer, RuntimeException e) {
+    static RuntimeException failedToOpen(KafkaProducer<byte[], byte[]> producer, RuntimeException e) {
         if (producer != null) {
             producer.close(Duration.ZERO);
         }
-        return e instanceof KafkaException ? new RetriableIngestException("cannot open the Kafka session: " + e, null,
-                IngestSettings.BOOTSTRAP_SERVERS.key(), e) : e;
+        if (!(e instanceof KafkaException)) {
+            return e;
+        }
+        // A client that could not even be made (a key store that does not open, say) is its settings' trouble, not the
+        // brokers' address: said with the reasons below Kafka's wrappers, which named none of it.
+        String said = withCauses(e);
+        // (A bootstrap host that does not resolve stops a client being made too: that one is the address's.)
+        boolean notMade = String.valueOf(e.getMessage()).startsWith("Failed to construct kafka")
+                && !said.contains("bootstrap");
+        return new RetriableIngestException("cannot open the Kafka session: " + said, null,
+                notMade ? IngestSettings.KAFKA_CLIENT.key() + "*" : IngestSettings.BOOTSTRAP_SERVERS.key(), e);
+    }
+
+    /** The exception and each cause below it whose words are not already said, joined. */
+    static String withCauses(Throwable e) {
+        StringBuilder text = new StringBuilder(String.valueOf(e));
+        for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+            String message = t.getMessage();
+            if (message != null && !message.isBlank() && text.indexOf(message) < 0) {
+                text.append(": ").append(message);
+            }
+        }
+        return text.toString();
     }
 
     /**
