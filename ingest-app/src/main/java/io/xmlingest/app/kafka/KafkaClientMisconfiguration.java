@@ -4,8 +4,8 @@ import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.Causes;
 import io.xmlingest.core.error.ConfigException;
 import io.xmlingest.core.error.RetriableIngestException;
+import io.xmlingest.core.publish.KafkaClientFailures;
 import java.util.Optional;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 
 /**
@@ -24,7 +24,7 @@ public final class KafkaClientMisconfiguration {
 
     /** The settings error behind {@code error}, if Kafka's client refused its own settings as it was made. */
     public static Optional<ConfigException> find(Throwable error) {
-        Throwable made = Causes.find(error, KafkaClientMisconfiguration::failedToConstruct);
+        Throwable made = Causes.find(error, KafkaClientFailures::failedToConstruct);
         if (made == null) {
             return Optional.empty();
         }
@@ -38,7 +38,7 @@ public final class KafkaClientMisconfiguration {
             // exist. The worker retried them for ever, blaming kafka.bootstrap.servers. Anything else that stops a client
             // being made may pass (a KDC or token endpoint away, a store file half-written while it is rotated, no file
             // handles left) and is retried.
-            why = reasons(made);
+            why = KafkaClientFailures.reasons(made);
         } else {
             return Optional.empty();
         }
@@ -48,31 +48,11 @@ public final class KafkaClientMisconfiguration {
     }
 
     /**
-     * What Kafka's client said below its wrappers ("Failed to create new NetworkClient"), each cause once: a cause
-     * whose words the one above it already quotes (a file's name) adds only its kind.
-     */
-    private static String reasons(Throwable made) {
-        StringBuilder why = new StringBuilder();
-        for (Throwable t = made.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
-            String message = t.getMessage() == null ? "" : t.getMessage().strip();
-            if (failedToConstruct(t) || message.startsWith("Failed to create new ")) {
-                continue;
-            }
-            if (!message.isEmpty() && why.indexOf(message) < 0) {
-                why.append(why.length() == 0 ? "" : ": ").append(message);
-            } else if (!(t instanceof KafkaException)) {
-                why.append(" (").append(t.getClass().getSimpleName()).append(')');
-            }
-        }
-        return why.length() == 0 ? String.valueOf(made.getMessage()) : why.toString();
-    }
-
-    /**
      * The failure behind {@code error} if a client could not be made because no host of
      * kafka.bootstrap.servers resolved: Kafka's own words are a generic wrapper and a stack trace.
      */
     public static Optional<RetriableIngestException> unresolvable(Throwable error) {
-        Throwable made = Causes.find(error, KafkaClientMisconfiguration::failedToConstruct);
+        Throwable made = Causes.find(error, KafkaClientFailures::failedToConstruct);
         Throwable dns = made == null ? null : Causes.find(made, KafkaClientMisconfiguration::unresolvableBootstrap);
         return dns == null ? Optional.empty() : Optional.of(new RetriableIngestException("no host of "
                 + IngestSettings.BOOTSTRAP_SERVERS.key() + " resolves to an address (Kafka's client: " + dns.getMessage()
@@ -91,12 +71,5 @@ public final class KafkaClientMisconfiguration {
     private static boolean unresolvableBootstrap(Throwable t) {
         return t instanceof org.apache.kafka.common.config.ConfigException
                 && String.valueOf(t.getMessage()).contains("resolvable bootstrap");
-    }
-
-    /** Kafka's wrapper around whatever stopped a producer, consumer or admin client from being made. */
-    private static boolean failedToConstruct(Throwable t) {
-        String message = String.valueOf(t.getMessage());
-        return t instanceof KafkaException
-                && (message.startsWith("Failed to construct kafka ") || message.startsWith("Failed to create new "));
     }
 }

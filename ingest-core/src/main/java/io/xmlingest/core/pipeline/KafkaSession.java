@@ -5,6 +5,7 @@ import io.xmlingest.core.checkpoint.KafkaCheckpointStore;
 import io.xmlingest.core.config.IngestConfig;
 import io.xmlingest.core.config.IngestSettings;
 import io.xmlingest.core.error.RetriableIngestException;
+import io.xmlingest.core.publish.KafkaClientFailures;
 import io.xmlingest.core.publish.KafkaClientSettings;
 import io.xmlingest.core.publish.KafkaTopics;
 import io.xmlingest.core.publish.KafkaTransactionalPublisher;
@@ -121,24 +122,12 @@ public final class KafkaSession implements AutoCloseable {
         }
         // A client that could not even be made (a key store that does not open, say) is its settings' trouble, not the
         // brokers' address: said with the reasons below Kafka's wrappers, which named none of it.
-        String said = withCauses(e);
+        String said = KafkaClientFailures.reasons(e);
         // (A bootstrap host that does not resolve stops a client being made too: that one is the address's.)
-        boolean notMade = String.valueOf(e.getMessage()).startsWith("Failed to construct kafka")
-                && !said.contains("bootstrap");
-        return new RetriableIngestException("cannot open the Kafka session: " + said, null,
+        boolean notMade = KafkaClientFailures.failedToConstruct(e) && !said.contains("bootstrap");
+        return new RetriableIngestException("cannot open the Kafka session: "
+                + (KafkaClientFailures.failedToConstruct(e) ? "Kafka's client could not be made: " : "") + said, null,
                 notMade ? IngestSettings.KAFKA_CLIENT.key() + "*" : IngestSettings.BOOTSTRAP_SERVERS.key(), e);
-    }
-
-    /** The exception and each cause below it whose words are not already said, joined. */
-    static String withCauses(Throwable e) {
-        StringBuilder text = new StringBuilder(String.valueOf(e));
-        for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
-            String message = t.getMessage();
-            if (message != null && !message.isBlank() && text.indexOf(message) < 0) {
-                text.append(": ").append(message);
-            }
-        }
-        return text.toString();
     }
 
     /**
