@@ -87,14 +87,19 @@ public final class IngestionPipeline {
      * finished, after waiting for the pages already handed over, which stay published.
      */
     public FileSummary ingest(Path file) {
+        return ingest(file, size(file));
+    }
+
+    /** As {@link #ingest(Path)}, for a file that was {@code fileBytes} long when it was taken. */
+    FileSummary ingest(Path file, long fileBytes) {
         long started = System.nanoTime();
         String name = file.toString();
-        long fileBytes = size(file);
         if (CompressedInput.isCompressed(file, name)) {
             Path copy = temporaryCopy(file, name);
             try {
                 // Its identity is its content's, as the worker's is: the same XML plain or compressed is one file.
-                return ingest(copy, name, FileIdentity.inflatedInto(file, name, copy, decompressedMaxBytes), fileBytes, started);
+                return ingest(copy, name, FileIdentity.inflatedInto(file, name, copy, decompressedMaxBytes), fileBytes, started,
+                        Long.MAX_VALUE);
             } finally {
                 try {
                     Files.deleteIfExists(copy);
@@ -103,7 +108,9 @@ public final class IngestionPipeline {
                 }
             }
         }
-        return ingest(file, name, FileIdentity.sha256(file), fileBytes, started);
+        // A file still being written is hashed and read to the size it had here, as the worker does: what is published
+        // under its file id is what that id was computed from.
+        return ingest(file, name, FileIdentity.sha256(file, fileBytes), fileBytes, started, fileBytes);
     }
 
     /**
@@ -126,12 +133,12 @@ public final class IngestionPipeline {
         return copy;
     }
 
-    private FileSummary ingest(Path file, String name, String fileId, long fileBytes, long started) {
+    private FileSummary ingest(Path file, String name, String fileId, long fileBytes, long started, long end) {
         long identified = System.nanoTime();
         // Progress is measured in what is read: for a compressed file, its inflated copy.
-        Run run = new Run(name, fileId, size(file));
+        Run run = new Run(name, fileId, Math.min(size(file), end));
         // Closed in reverse: the reader stops before the file it reads is closed.
-        try (RecordSplitter splitter = StaxRecordSplitter.open(file, name, recordElement, limits);
+        try (RecordSplitter splitter = StaxRecordSplitter.open(file, name, recordElement, limits, end);
              ConvertedRecords records = conversion.start(splitter, name, fileId, 0)) {
             run.records = records;
             ConvertedRecords.Converted converted;

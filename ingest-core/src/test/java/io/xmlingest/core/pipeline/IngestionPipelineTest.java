@@ -54,6 +54,31 @@ class IngestionPipelineTest {
         return all;
     }
 
+    /**
+     * A file still being written when it was taken: its file id was the hash of all it held when hashed, a moment after
+     * its size was read, and it was read on to whatever end it had by then; records past the size it was taken at were
+     * published under an id that did not cover them.
+     */
+    @Test
+    void aFileIsHashedAndReadOnlyAsFarAsItWasLongWhenTaken() throws Exception {
+        StringBuilder records = new StringBuilder();
+        for (long i = 1; i <= 10; i++) {
+            records.append(person(i));
+        }
+        Path f = file("growing.xml", records.toString());
+        String whole = Files.readString(f);
+        long taken = whole.indexOf("<person id=\"6\"") + 10;
+        InMemoryPagePublisher publisher = new InMemoryPagePublisher();
+        // One record a page: each record before the cut is handed over before the file fails there.
+        IngestionPipeline pipeline = IngestionPipeline.create(config("page.max.records", "1"), publisher,
+                IngestListener.NONE);
+
+        assertThatThrownBy(() -> pipeline.ingest(f, taken)).isInstanceOf(FileFailedException.class)
+                .hasMessageContaining("growing.xml");
+        assertThat(published(publisher)).extracting(OutgoingRecord::index).containsExactly(0L, 1L, 2L, 3L, 4L);
+        assertThat(publisher.pages()).extracting(Page::fileId).containsOnly(FileIdentity.sha256(f, taken));
+    }
+
     @Test
     void aGzipFileOrZipArchiveIsIngestedAsItsPlainContentAndItsTemporaryCopyDeleted() throws Exception {
         StringBuilder records = new StringBuilder();
