@@ -76,6 +76,7 @@ final class StrictModelPlugin extends Plugin {
     private final Map<String, Conversion> conversions;
     private final List<String> unenforced;
     private final List<javax.xml.namespace.QName> nillableReferences;
+    private final Map<javax.xml.namespace.QName, List<javax.xml.namespace.QName>> abstracts;
 
     /**
      * @param conversions by XML Schema built-in type name (int, date, ...)
@@ -83,12 +84,15 @@ final class StrictModelPlugin extends Plugin {
      *                    make a Java enum, where it is: only record.schema then holds its values to the enumeration
      * @param nillableReferences receives the nillable global elements a class holds in a plain field, which lose
      *                    their nil mark there (see {@link NillableReferences})
+     * @param abstracts   receives each abstract global element with the concrete elements of its substitution group
      */
     StrictModelPlugin(Map<String, Conversion> conversions, List<String> unenforced,
-                      List<javax.xml.namespace.QName> nillableReferences) {
+                      List<javax.xml.namespace.QName> nillableReferences,
+                      Map<javax.xml.namespace.QName, List<javax.xml.namespace.QName>> abstracts) {
         this.conversions = Map.copyOf(conversions);
         this.unenforced = unenforced;
         this.nillableReferences = nillableReferences;
+        this.abstracts = abstracts;
     }
 
     @Override
@@ -105,6 +109,15 @@ final class StrictModelPlugin extends Plugin {
     @Override
     public void postProcessModel(Model model, ErrorHandler errors) {
         nillableReferences.addAll(NillableReferences.in(model));
+        for (java.util.Iterator<XSElementDecl> it = model.schemaComponent.iterateElementDecls(); it.hasNext(); ) {
+            XSElementDecl e = it.next();
+            if (e.isAbstract()) {
+                abstracts.put(new javax.xml.namespace.QName(e.getTargetNamespace(), e.getName()), e.getSubstitutables()
+                        .stream().filter(s -> !s.isAbstract())
+                        .map(s -> new javax.xml.namespace.QName(s.getTargetNamespace(), s.getName()))
+                        .sorted(java.util.Comparator.comparing(javax.xml.namespace.QName::toString)).toList());
+            }
+        }
         FixedElementValues.apply(model);
         for (CElementInfo e : model.getAllElements()) {
             whitespaceFacet(e);

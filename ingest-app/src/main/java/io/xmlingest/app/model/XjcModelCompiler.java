@@ -58,8 +58,21 @@ public final class XjcModelCompiler {
     public record Candidate(QName element, String className) {
     }
 
-    /** @param warning what the user should know about the model (that it binds leniently), or null */
-    public record Result(Path jar, int classes, List<Candidate> candidates, String warning) {
+    /**
+     * An abstract global element, which no file holds: the elements that stand for it in files, and their classes.
+     *
+     * @param substitutes the concrete members of its substitution group, in name order (none when it has none)
+     */
+    public record AbstractElement(QName element, List<Candidate> substitutes) {
+    }
+
+    /**
+     * @param candidates the global elements that may be records, abstract ones left out
+     * @param abstracts  the abstract global elements that bind to a class, with what stands for them
+     * @param warning    what the user should know about the model (that it binds leniently), or null
+     */
+    public record Result(Path jar, int classes, List<Candidate> candidates, List<AbstractElement> abstracts,
+                         String warning) {
     }
 
     private static final String STRICT_BINDINGS = "strict.xjb";
@@ -90,8 +103,9 @@ public final class XjcModelCompiler {
             S2JJAXBModel model;
             String warning = null;
             List<String> unenforced = new ArrayList<>();
+            Map<QName, List<QName>> abstracts = new java.util.TreeMap<>(Comparator.comparing(QName::toString));
             try {
-                model = bind(schemas, packageName, strict, unenforced);
+                model = bind(schemas, packageName, strict, unenforced, abstracts);
             } catch (ConfigException e) {
                 if (!e.getMessage().contains("globalBindings")) {
                     throw e;
@@ -99,7 +113,7 @@ public final class XjcModelCompiler {
                 // xjc takes one jaxb:globalBindings per compilation, and the schema brings its own: compiled with
                 // those instead, its numbers, dates and booleans bind with JAXB's lenient parsers.
                 unenforced.clear();
-                model = bind(schemas, packageName, null, unenforced);
+                model = bind(schemas, packageName, null, unenforced, abstracts);
                 warning = "the schema has its own jaxb:globalBindings, and xjc takes only one, so the model was "
                         + "compiled without xmlingest's strict bindings: a number, date or boolean JAXB cannot read "
                         + "may bind as null, 0 or false instead of rejecting the record. Set record.schema to this "
@@ -118,6 +132,18 @@ public final class XjcModelCompiler {
                 }
             }
             candidates.sort(Comparator.comparing(c -> c.element().toString()));
+            // An abstract element is never in a file: offered as a record element, it found no record. What stands for
+            // it is offered in its place.
+            List<AbstractElement> abstractOnes = new ArrayList<>();
+            Map<QName, Candidate> byElement = new HashMap<>();
+            candidates.forEach(c -> byElement.put(c.element(), c));
+            for (Map.Entry<QName, List<QName>> a : abstracts.entrySet()) {
+                if (byElement.containsKey(a.getKey())) {
+                    abstractOnes.add(new AbstractElement(a.getKey(), a.getValue().stream().map(byElement::get)
+                            .filter(java.util.Objects::nonNull).toList()));
+                }
+            }
+            candidates.removeIf(c -> abstracts.containsKey(c.element()));
             if (!unenforced.isEmpty()) {
                 String enums = "these properties are restricted to an enumeration that xjc binds to its base type, not "
                         + "a Java enum (values it cannot name, such as \"\" or \"a b\", or numbers), so a value outside it "
@@ -130,7 +156,7 @@ public final class XjcModelCompiler {
             if (refused != null) {
                 warning = warning == null ? refused : warning + "; " + refused;
             }
-            return new Result(jar, count, candidates, warning);
+            return new Result(jar, count, candidates, abstractOnes, warning);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
@@ -158,18 +184,20 @@ public final class XjcModelCompiler {
      * The model, compiled a second time where xjc bound a reference to a nillable global element to a plain field
      * (see {@link NillableReferences}): marked substitutable, each binds to a {@code JAXBElement} that keeps the nil.
      */
-    private static S2JJAXBModel bind(List<Path> schemas, String packageName, Element strict, List<String> unenforced) {
+    private static S2JJAXBModel bind(List<Path> schemas, String packageName, Element strict, List<String> unenforced,
+                                     Map<QName, List<QName>> abstracts) {
         List<QName> nillableReferences = new ArrayList<>();
-        S2JJAXBModel model = bind(schemas, packageName, strict, unenforced, List.of(), nillableReferences);
+        S2JJAXBModel model = bind(schemas, packageName, strict, unenforced, abstracts, List.of(), nillableReferences);
         if (nillableReferences.isEmpty()) {
             return model;
         }
         unenforced.clear();
-        return bind(schemas, packageName, strict, unenforced, nillableReferences, new ArrayList<>());
+        return bind(schemas, packageName, strict, unenforced, abstracts, nillableReferences, new ArrayList<>());
     }
 
     private static S2JJAXBModel bind(List<Path> schemas, String packageName, Element strict, List<String> unenforced,
-                                     List<QName> substitutable, List<QName> nillableReferences) {
+                                     Map<QName, List<QName>> abstracts, List<QName> substitutable,
+                                     List<QName> nillableReferences) {
         SchemaCompiler xjc = XJC.createSchemaCompiler();
         Errors errors = new Errors();
         xjc.setErrorListener(errors);
@@ -202,7 +230,7 @@ public final class XjcModelCompiler {
             xjc.parseSchema("urn:xmlingest:nillable-references.xjb", NillableReferences.bindings(substitutable));
         }
         xjc.getOptions().activePlugins.add(new StrictModelPlugin(strict == null ? Map.of() : conversions(strict),
-                unenforced, nillableReferences));
+                unenforced, nillableReferences, abstracts));
         for (Path schema : schemas) {
             if (!Files.isReadable(schema)) {
                 throw new ConfigException("--xsd", "cannot read schema " + schema.toAbsolutePath());

@@ -576,6 +576,30 @@ class XjcModelCompilerTest {
                 .containsExactly("v=com.example.offered.V");
     }
 
+    /**
+     * An abstract element is never written in a file: offered as a record element, it found no record and the file
+     * completed with none. Its substitutes, which files hold, are offered for it instead.
+     */
+    @Test
+    void anAbstractElementIsNotOfferedAsARecordButItsSubstitutesAre() throws Exception {
+        Path xsd = Files.writeString(dir.resolve("abstract.xsd"), XS
+                + "  <xs:complexType name='Item' abstract='true'><xs:sequence><xs:element name='id' type='xs:string'/>"
+                + "</xs:sequence></xs:complexType>\n"
+                + "  <xs:complexType name='Book'><xs:complexContent><xs:extension base='t:Item'><xs:sequence>"
+                + "<xs:element name='isbn' type='xs:string'/></xs:sequence></xs:extension></xs:complexContent>"
+                + "</xs:complexType>\n"
+                + "  <xs:element name='item' type='t:Item' abstract='true'/>\n"
+                + "  <xs:element name='book' type='t:Book' substitutionGroup='t:item'/>\n"
+                + "  <xs:element name='disc' substitutionGroup='t:item'><xs:complexType><xs:complexContent>"
+                + "<xs:extension base='t:Item'/></xs:complexContent></xs:complexType></xs:element>\n"
+                + "  <xs:element name='lonely' type='t:Item' abstract='true'/>\n</xs:schema>\n");
+        XjcModelCompiler.Result result = XjcModelCompiler.compile(List.of(xsd), "com.example.abs", dir.resolve("a.jar"));
+        assertThat(result.candidates()).extracting(c -> c.element().getLocalPart() + "=" + c.className())
+                .containsExactly("book=com.example.abs.Book", "disc=com.example.abs.Disc");
+        assertThat(result.abstracts()).extracting(a -> a.element().getLocalPart() + ":" + a.substitutes().stream()
+                .map(c -> c.element().getLocalPart()).toList()).containsExactly("item:[book, disc]", "lonely:[]");
+    }
+
     /** xjc compiles a content model XML Schema calls ambiguous; the validator record.schema uses refuses it. */
     @Test
     void aSchemaTheValidatorRefusesCompilesWithAWarningThatRecordSchemaWouldRefuseIt() throws Exception {
