@@ -133,9 +133,17 @@ public final class JsonSchemaWriter {
     }
 
     private Map<String, Object> objectSchema(Class<?> type) {
+        return objectSchema(type, false);
+    }
+
+    /** @param attributesOnly the form of a nil element: its attributes, which JAXB keeps, and neither elements nor text */
+    private Map<String, Object> objectSchema(Class<?> type, boolean attributesOnly) {
         Map<String, Object> properties = new LinkedHashMap<>();
         List<String> required = new ArrayList<>();
         for (JaxbProperty p : JaxbProperties.of(type)) {
+            if (attributesOnly && p.kind() != JaxbProperty.Kind.ATTRIBUTE && p.kind() != JaxbProperty.Kind.OTHER_ATTRIBUTES) {
+                continue;
+            }
             Field f = p.field();
             Map<String, Object> schema = propertySchema(p);
             // The binder rejects a record whose required value is missing or an empty list
@@ -223,7 +231,7 @@ public final class JsonSchemaWriter {
             } else if (!d.wrapped()) {
                 value = valueSchema(d.type(), null); // an instance of a root element class
             } else if (d.type() != JAXBElement.class) {
-                value = jaxbElement(valueSchema(d.type(), null)); // an object factory said what it holds
+                value = jaxbElement(d.type(), valueSchema(d.type(), null)); // an object factory said what it holds
             } else {
                 // The field says what the elements hold (xjc writes their common type there).
                 value = held instanceof ParameterizedType pt && JAXBElement.class.isAssignableFrom((Class<?>) pt.getRawType())
@@ -305,7 +313,7 @@ public final class JsonSchemaWriter {
                 return map("type", "array", "items", valueSchema(argument, xsdType));
             }
             if (JAXBElement.class.isAssignableFrom(raw)) {
-                return jaxbElement(valueSchema(argument, xsdType));
+                return jaxbElement(argument, valueSchema(argument, xsdType));
             }
             return valueSchema(raw, xsdType);
         }
@@ -440,6 +448,27 @@ public final class JsonSchemaWriter {
     private static Map<String, Object> jaxbElement(Map<String, Object> value) {
         // A nillable element wrapped in a JAXBElement is written as null when xsi:nil="true".
         return map("anyOf", List.of(value, map("type", "null")));
+    }
+
+    /**
+     * As {@link #jaxbElement(Map)}, for an element that holds {@code held}: a nil one of a structure is written as the
+     * object of its attributes when it has any (JAXB keeps them), which its full form, with required elements, refuses.
+     */
+    private Map<String, Object> jaxbElement(Type held, Map<String, Object> value) {
+        Type t = held instanceof WildcardType w ? w.getUpperBounds()[0] : held;
+        if (!(t instanceof Class<?> declared) || !JaxbProperties.isBound(declared)) {
+            return jaxbElement(value);
+        }
+        List<Object> forms = new ArrayList<>(List.of(value, map("type", "null")));
+        for (Class<?> form : withDerived(declared)) {
+            if (!isAbstract(form)) {
+                Map<String, Object> nil = objectSchema(form, true);
+                nil.put("description", "a nil element (xsi:nil=\"true\") of " + form.getSimpleName()
+                        + " with attributes: those alone");
+                forms.add(nil);
+            }
+        }
+        return map("anyOf", forms);
     }
 
     /**

@@ -254,6 +254,55 @@ class JsonSchemaWriterTest {
         assertThat(schema.validate(value)).isEmpty();
     }
 
+    @jakarta.xml.bind.annotation.XmlRootElement(name = "rec")
+    @jakarta.xml.bind.annotation.XmlAccessorType(jakarta.xml.bind.annotation.XmlAccessType.FIELD)
+    static class NilHolder {
+        @jakarta.xml.bind.annotation.XmlElementRef(name = "addr", type = JAXBElement.class, required = false)
+        JAXBElement<Addr> addr;
+    }
+
+    @jakarta.xml.bind.annotation.XmlAccessorType(jakarta.xml.bind.annotation.XmlAccessType.FIELD)
+    @jakarta.xml.bind.annotation.XmlType(name = "Addr")
+    static class Addr {
+        @jakarta.xml.bind.annotation.XmlElement(required = true)
+        String street;
+        @jakarta.xml.bind.annotation.XmlAttribute
+        String kind;
+    }
+
+    @jakarta.xml.bind.annotation.XmlRegistry
+    static class NilFactory {
+        @jakarta.xml.bind.annotation.XmlElementDecl(name = "addr", scope = NilHolder.class)
+        JAXBElement<Addr> createAddr(Addr value) {
+            return new JAXBElement<>(new QName("addr"), Addr.class, NilHolder.class, value);
+        }
+    }
+
+    /**
+     * A nil element with attributes is written as the object of its attributes (JAXB keeps them, and the README says
+     * so); the schema allowed the element's full form, whose required street that object lacks, or null, so the
+     * schema's own validator refused such a message.
+     */
+    @Test
+    void aNilElementWithAttributesIsValidAsTheObjectOfItsAttributes() throws Exception {
+        JsonSchema schema = SCHEMAS.getSchema(JsonSchemaWriter.toJson(NilHolder.class));
+        jakarta.xml.bind.Unmarshaller u = JAXBContext.newInstance(NilHolder.class, NilFactory.class).createUnmarshaller();
+        String xsi = " xmlns:xsi='http://www.w3.org/2001/XMLSchema-instance'";
+        List<String> written = new ArrayList<>();
+        for (String addr : List.of("<addr kind='home' xsi:nil='true'/>", "<addr xsi:nil='true'/>",
+                "<addr kind='home'><street>Main St</street></addr>")) {
+            Object rec = u.unmarshal(new StringReader("<rec" + xsi + ">" + addr + "</rec>"));
+            JsonNode value = MAPPER.readTree(new JsonRecordEncoder().encode(rec));
+            written.add(value.toString());
+            assertThat(schema.validate(value)).as(value.toString()).isEmpty();
+        }
+        assertThat(written).containsExactly("{\"addr\":{\"kind\":\"home\"}}", "{\"addr\":null}",
+                "{\"addr\":{\"kind\":\"home\",\"street\":\"Main St\"}}");
+        // The nil form holds attributes alone: an element beside them is still the full form's, and must be complete.
+        assertThat(schema.validate(MAPPER.readTree("{\"addr\":{\"kind\":\"home\",\"street\":1}}"))).isNotEmpty();
+        assertThat(schema.validate(MAPPER.readTree("{\"addr\":{\"kind\":2}}"))).isNotEmpty();
+    }
+
     @Test
     void theSchemaRejectsWhatTheEncoderNeverWrites() throws Exception {
         JsonSchema persons = SCHEMAS.getSchema(JsonSchemaWriter.toJson(Person.class));
