@@ -216,13 +216,16 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
     }
 
     /**
-     * The attribute whose value a refusal quotes, when JAXB refused it at a start tag: it converts attributes there,
-     * element text at the end tag, and its message named the element alone ("'fax' is not a value of the enumeration
-     * PhoneType (in element <phone>)", of {@code type="fax"}). Null when no attribute, or more than one name, has it.
+     * The attribute whose value a refusal quotes, when JAXB or the validator refused it at a start tag: JAXB converts
+     * attributes there, element text at the end tag, and its message named the element alone ("'fax' is not a value of
+     * the enumeration PhoneType (in element <phone>)", of {@code type="fax"}). Null when no attribute, or more than one
+     * name, has it.
      */
     private static String attributeQuoted(XMLStreamReader reader, ValidationEvent event) {
+        // The validator's refusal of an attribute's value comes at the start tag too, worded alike ("cvc-datatype-valid
+        // .1.2.1: 'yes' is not a valid value for 'boolean'."), before JAXB converts it.
         if (reader == null || reader.getEventType() != javax.xml.stream.XMLStreamConstants.START_ELEMENT
-                || !isValueRefusal(event.getLinkedException())) {
+                || !(isValueRefusal(event.getLinkedException()) || event.getLinkedException() instanceof SAXParseException)) {
             return null;
         }
         String message = String.valueOf(event.getMessage());

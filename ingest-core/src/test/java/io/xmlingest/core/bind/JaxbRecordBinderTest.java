@@ -42,9 +42,13 @@ class JaxbRecordBinderTest {
 
     /** Binds each record of a document; a rejection is recorded as its message, and the next record is read. */
     private static List<Object> bindAll(String records) {
+        return bindAll(records, null);
+    }
+
+    private static List<Object> bindAll(String records, javax.xml.validation.Schema schema) {
         String xml = "<persons xmlns=\"urn:xmlingest:sample:persons\">\n" + records + "\n</persons>";
         List<Object> out = new ArrayList<>();
-        JaxbRecordBinder<Person> binder = new JaxbRecordBinder<>(context, Person.class);
+        JaxbRecordBinder<Person> binder = new JaxbRecordBinder<>(context, Person.class, schema);
         try (var s = new StaxRecordSplitter(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), "p.xml",
                 PERSON, XmlLimits.DEFAULTS)) {
             while (s.next()) {
@@ -203,6 +207,23 @@ class JaxbRecordBinderTest {
                 .isInstanceOfSatisfying(RecordRejectedException.class, e -> assertThat(e.getMessage())
                         .contains("'fax' is not a value of the enumeration PhoneType: mobile, home, work")
                         .contains("(in attribute type of <phone>)"));
+    }
+
+    /**
+     * With record.schema, the validator refuses an attribute's value at its start tag, before JAXB converts it, and its
+     * message named the element alone ("cvc-datatype-valid.1.2.1: 'x' is not a valid value for 'integer'. (in element
+     * <person>)").
+     */
+    @Test
+    void anAttributeValueTheValidatorRefusesNamesTheAttribute() throws Exception {
+        javax.xml.validation.Schema schema = javax.xml.validation.SchemaFactory
+                .newInstance(javax.xml.XMLConstants.W3C_XML_SCHEMA_NS_URI)
+                .newSchema(JaxbRecordBinderTest.class.getResource("/xsd/persons.xsd"));
+        assertThat(bindAll(person("x", GOOD_BODY), schema).get(0))
+                .isInstanceOfSatisfying(RecordRejectedException.class, e -> assertThat(e.getMessage())
+                        .contains("record is not valid against the schema: ").contains("'x'")
+                        .contains("(in attribute id of <person>)"));
+        assertThat(bindAll(person("1", GOOD_BODY), schema).get(0)).isInstanceOf(Person.class);
     }
 
     /** An attribute's value refused named the element alone: "'' is not an xs:long (in element <person>)". */
