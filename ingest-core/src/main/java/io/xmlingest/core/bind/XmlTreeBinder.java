@@ -20,9 +20,9 @@ import javax.xml.stream.XMLStreamReader;
  * <li>an element met more than once under one parent is a list, in document order;</li>
  * <li>an element with neither attributes nor children is its text, exactly as written (no type
  *     guessing: "01234" stays text; an empty element is ""); otherwise its own text is kept under
- *     {@code value} ({@code #value} if that name is taken): the pieces between its child elements
- *     joined in order (mixed content), leaving out each piece that is only whitespace, which is
- *     indentation;</li>
+ *     {@code value} ({@code #value} if that name is taken): with attributes alone, its text as written;
+ *     with children, the pieces between them joined in order (mixed content), leaving out each piece
+ *     that is only whitespace, which is indentation;</li>
  * <li>names in no namespace or in the record element's namespace are local names; the XML
  *     namespace is written {@code xml:name}; any other is {@code {namespace-uri}name}, so names
  *     do not depend on the prefixes a file happens to use. Two elements that differ only in being
@@ -190,6 +190,11 @@ public final class XmlTreeBinder implements RecordBinder<XmlTree> {
         }
         if (f.tree.isEmpty()) {
             return f.text.toString();
+        }
+        if (!f.tree.hasChildren()) {
+            // Attributes and text alone: the text is the value, as a leaf's is, not indentation between children, so
+            // whitespace is kept (<code type="x"> </code> lost its " " and read as <code type="x"/>).
+            return f.tree.build(f.text.isEmpty() ? null : f.text.toString());
         }
         f.endPiece();
         return f.tree.build(f.text.isEmpty() ? null : f.text.toString());

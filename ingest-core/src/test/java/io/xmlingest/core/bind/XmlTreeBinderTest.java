@@ -106,8 +106,9 @@ class XmlTreeBinderTest {
 
     @Test
     void mixedContentKeepsItsTextUnderValueAndDropsIndentation() throws Exception {
+        // (q has no children, so its whitespace is its value, not indentation: see below.)
         assertThat(items("<item>\n  <p>one <em>two</em> three</p>\n  <q k=\"v\">  </q>\n</item>"))
-                .containsExactly("{\"p\":{\"em\":\"two\",\"value\":\"one  three\"},\"q\":{\"k\":\"v\"}}");
+                .containsExactly("{\"p\":{\"em\":\"two\",\"value\":\"one  three\"},\"q\":{\"k\":\"v\",\"value\":\"  \"}}");
     }
 
     @Test
@@ -174,6 +175,19 @@ class XmlTreeBinderTest {
         assertThat(items("<item><p>one <em>two</em>\n    <b>x</b> three</p><q>\n  </q><r k=\"v\">\n  <s/>\n</r></item>"))
                 .containsExactly("{\"p\":{\"em\":\"two\",\"b\":\"x\",\"value\":\"one  three\"},\"q\":\"\\n  \","
                         + "\"r\":{\"k\":\"v\",\"s\":\"\"}}");
+    }
+
+    /**
+     * An element with attributes and no children has only its own text, as a leaf has: whitespace there is the value,
+     * not indentation. It was dropped, so <code type="x"> </code> read as <code type="x"/>, CDATA or not.
+     */
+    @Test
+    void theWhitespaceTextOfAnElementWithAttributesAndNoChildrenIsKept() throws Exception {
+        assertThat(items("<item><a t=\"x\"> </a><b t=\"x\"><![CDATA[  ]]></b><c t=\"x\">&#32;</c><d t=\"x\"/>"
+                + "<e t=\"x\"></e><f t=\"x\"> 1 </f></item>"))
+                .containsExactly("{\"a\":{\"t\":\"x\",\"value\":\" \"},\"b\":{\"t\":\"x\",\"value\":\"  \"},"
+                        + "\"c\":{\"t\":\"x\",\"value\":\" \"},\"d\":{\"t\":\"x\"},\"e\":{\"t\":\"x\"},"
+                        + "\"f\":{\"t\":\"x\",\"value\":\" 1 \"}}");
     }
 
     @Test
