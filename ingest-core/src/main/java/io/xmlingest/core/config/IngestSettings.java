@@ -202,7 +202,8 @@ public final class IngestSettings {
     public static final Setting<Long> MAX_REQUEST_SIZE = Setting.of("kafka.max.request.size", SettingType.BYTES,
             1024L * 1024,
             "Largest record (key + value + headers) the producer sends; a larger record is rejected. "
-                    + "It must not exceed the topic's max.message.bytes.", bytesBetween(1024, 1L << 30));
+                    + "It must not exceed the topic's max.message.bytes. The worker needs at least 64KiB, room for "
+                    + "its dead letters, status events and checkpoints.", bytesBetween(1024, 1L << 30));
 
     public static final Setting<Integer> DELIVERY_TIMEOUT_MS = Setting.of("kafka.delivery.timeout.ms", SettingType.INT,
             120_000,

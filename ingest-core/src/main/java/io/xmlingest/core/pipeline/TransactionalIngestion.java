@@ -77,7 +77,27 @@ public final class TransactionalIngestion {
     public static TopicNames checkSettings(IngestConfig config) {
         TopicNames topics = TopicNames.of(config);
         checkTimes(config);
+        checkRoom(config);
         return topics;
+    }
+
+    /** The least kafka.max.request.size the worker runs with; see {@link #checkRoom}. */
+    static final long MIN_REQUEST_SIZE = 64 * 1024;
+
+    /**
+     * The worker's own messages must always fit the producer's limit: a dead letter, status event or checkpoint names
+     * the file (a path of up to 4 KB, twice) and a reason (up to 1,000 characters, escaped), and one Kafka refused
+     * could not even be replaced by the file's failure, which says as much: the worker retried it for ever as if Kafka
+     * were down, and every other file waited.
+     */
+    static void checkRoom(IngestConfig config) {
+        long size = config.get(IngestSettings.MAX_REQUEST_SIZE);
+        if (size < MIN_REQUEST_SIZE) {
+            throw new ConfigException(IngestSettings.MAX_REQUEST_SIZE.key(), IngestSettings.MAX_REQUEST_SIZE.key()
+                    + " is " + size + " bytes, and the worker needs at least " + MIN_REQUEST_SIZE + " (64KiB): its dead "
+                    + "letters, status events and checkpoints name the file and the reason, and must always fit (records "
+                    + "larger than the limit are still dead letters)");
+        }
     }
 
     /**

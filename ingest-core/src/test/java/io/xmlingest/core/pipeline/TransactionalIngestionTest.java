@@ -89,6 +89,19 @@ class TransactionalIngestionTest {
         assertThat(ingestion(config("commit.interval.ms", "30000", "kafka.transaction.timeout.ms", "60000"))).isNotNull();
     }
 
+    /**
+     * A request limit too small for the worker's own messages: a dead letter naming a long file did not fit, the file
+     * could not fail (its failure did not fit either), and the worker retried it for ever as if Kafka were down.
+     */
+    @Test
+    void aRequestLimitTooSmallForTheWorkersOwnMessagesIsRefused() {
+        assertThatThrownBy(() -> ingestion(config("kafka.max.request.size", "1KiB")))
+                .isInstanceOf(io.xmlingest.core.error.ConfigException.class)
+                .hasMessageContaining("(setting: kafka.max.request.size)")
+                .hasMessageContaining("kafka.max.request.size is 1024 bytes, and the worker needs at least 65536 (64KiB)");
+        assertThat(ingestion(config("kafka.max.request.size", "64KiB"))).isNotNull();
+    }
+
     @Test
     void aDeadLetterCarriesTheRawRecordUpToHalfTheRequestLimitLessRoomForTheRest() {
         // As the README says: half of kafka.max.request.size less 4 KiB, none under 8 KiB.
