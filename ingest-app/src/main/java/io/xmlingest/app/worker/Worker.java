@@ -98,6 +98,8 @@ public final class Worker implements Runnable {
      * with: a try again after such a failure hashes nothing again. Only the worker's thread uses it.
      */
     private final Map<Path, RecordedIdentity> unrecorded = new HashMap<>();
+    /** Finished files whose move out of the inbox was said and has not gone through yet (a folder not writable). */
+    private final java.util.Set<Path> movesSaid = new java.util.HashSet<>();
     private String inHandId = "";
     private long inHandAt = -1;
     private volatile KafkaSession session;
@@ -654,13 +656,18 @@ public final class Worker implements Runnable {
             // This worker finished the file and died, or could not write the folder, before moving it: only the move is
             // left to do.
             boolean completed = from.state() == FileState.COMPLETED;
-            LOG.info("{} was {} before but not moved out of the inbox; moving it", name, completed ? "completed" : "failed");
+            // Said once: while the folder cannot be written, this is tried again every second (the inbox warns once).
+            if (movesSaid.add(claimed)) {
+                LOG.info("{} was {} before but not moved out of the inbox; moving it", name,
+                        completed ? "completed" : "failed");
+            }
             String report = FileReport.ended(name, fileId, size, from);
             if (completed) {
                 inbox.toDone(claimed, fileId, report);
             } else {
                 inbox.toFailed(claimed, fileId, report);
             }
+            movesSaid.remove(claimed);
             metrics.end(completed ? "completed" : "failed");
             return;
         }

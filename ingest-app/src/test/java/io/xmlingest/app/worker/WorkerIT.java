@@ -165,6 +165,35 @@ class WorkerIT {
         }
     }
 
+    /**
+     * A finished file that cannot be moved to done/ is tried again every second; its "moving it" line was logged at
+     * each try, one a second for as long as the folder stayed unwritable, where the inbox's warning comes once.
+     */
+    @Test
+    void aFinishedFileThatCannotBeMovedIsSaidOnceAndMovedWhenTheFolderWorksAgain() throws Exception {
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox);
+        ListAppender<ILoggingEvent> lines = workerLog();
+        try (WorkerHarness.Running w = h.start()) {
+            // A folder, not empty, where the file's report goes: the report cannot replace it, root or not (chattr +i
+            // on done/, as a user met it, needs a file system that has it).
+            Path blocker = Files.createDirectories(h.done("stuck.xml.report.json").resolve("in-the-way"));
+            h.drop(persons, "stuck.xml");
+            await("stuck.xml completed", WAIT, () -> h.status().stream()
+                    .anyMatch(s -> s.get("event").asText().equals("completed")));
+            java.util.function.Supplier<Long> said = () -> logged(lines).stream().filter(e -> e.getFormattedMessage()
+                    .equals("stuck.xml was completed before but not moved out of the inbox; moving it")).count();
+            await("the move tried again", WAIT, () -> said.get() >= 1);
+            Thread.sleep(4000); // four tries more, at one a second
+            assertThat(said.get()).isEqualTo(1);
+            Files.delete(blocker);
+            Files.delete(blocker.getParent());
+            await("stuck.xml in done/", WAIT, () -> Files.exists(h.done("stuck.xml")));
+        } finally {
+            workerLogger().detachAppender(lines);
+        }
+        assertThat(h.records()).hasSize((int) (3000 - invalidCount(3000)));
+    }
+
     @Test
     void theSameContentDroppedAgainPublishesNothingAndAChangedFileUnderAnOldNameIsNew() throws Exception {
         WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox);
