@@ -39,15 +39,18 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
     /** System.nanoTime when the step in progress began; 0 when none is. */
     private volatile long stepSince;
     /**
-     * Messages Kafka has acknowledged. Counted, not timed, on the producer's own thread (the only
-     * writer, so the increment needs no lock): it runs once per record, and a clock read there
-     * would cost every record what only a health check asks for.
+     * Messages Kafka has acknowledged, counted on the producer's own thread (the only writer, so the
+     * increment needs no lock).
      */
     private volatile long acknowledged;
-    /** The count as {@link #waitingNanos} last saw it, and when it saw it grow (if it has). */
-    private long seenAcknowledged;
-    private long progressAt;
-    private boolean progressSeen;
+    /**
+     * System.nanoTime of a recent acknowledgement, 0 before the first: read on the producer's thread
+     * at every 16th acknowledgement and at a page's last record or a message sent with a commit, not
+     * at each record, which would cost every record what only a health check asks for. Dated by the
+     * look that found new acknowledgements instead, a first look long into an outage saw progress
+     * "now" and said Kafka was up.
+     */
+    private volatile long progressAt;
 
     /**
      * @param producer          a transactional producer whose transactions are initialised
@@ -90,7 +93,7 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
                             if (error != null) {
                                 failure.compareAndSet(null, new Failure(error, fileName, recordIndex, size, e.topic()));
                             } else {
-                                acknowledged++;
+                                acknowledged(true);
                             }
                         });
             }
@@ -141,26 +144,31 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
     }
 
     /**
-     * Measured from the step's start or from the last look that found new acknowledgements,
-     * whichever is later: a stall is seen one look late at most, and only after this long without
-     * a single acknowledgement.
+     * Measured from the step's start or from the last acknowledgement dated (see {@link #progressAt}),
+     * whichever is later: a stall is seen after this long without an acknowledgement, whenever it is
+     * looked at.
      */
     @Override
-    public synchronized long waitingNanos() {
+    public long waitingNanos() {
         long since = stepSince;
         if (since == 0) {
             return 0;
         }
         long now = System.nanoTime();
-        long acked = acknowledged;
-        if (acked != seenAcknowledged) {
-            seenAcknowledged = acked;
-            progressAt = now;
-            progressSeen = true;
-        }
+        long progress = progressAt;
         // nanoTime is compared by differences only: its values may be negative.
-        long from = progressSeen && progressAt - since > 0 ? progressAt : since;
+        long from = progress != 0 && progress - since > 0 ? progress : since;
         return Math.max(1, now - from);
+    }
+
+    /** Counts an acknowledgement, dating it when {@code date} says to or at every 16th. */
+    private void acknowledged(boolean date) {
+        long n = acknowledged + 1;
+        acknowledged = n;
+        if (date || (n & 15) == 0) {
+            long now = System.nanoTime();
+            progressAt = now == 0 ? 1 : now;
+        }
     }
 
     /**
@@ -190,7 +198,10 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
         byte[] file = fileName.getBytes(StandardCharsets.UTF_8);
         byte[] fileId = page.fileId().getBytes(StandardCharsets.UTF_8);
         byte[] pageNumber = Long.toString(page.number()).getBytes(StandardCharsets.UTF_8);
-        for (OutgoingRecord r : page.records()) {
+        List<OutgoingRecord> records = page.records();
+        for (int i = 0; i < records.size(); i++) {
+            OutgoingRecord r = records.get(i);
+            boolean last = i == records.size() - 1;
             List<Header> headers = List.of(
                     new RecordHeader(MessageHeaders.FILE, file),
                     new RecordHeader(MessageHeaders.FILE_ID, fileId),
@@ -202,7 +213,7 @@ public final class KafkaTransactionalPublisher implements TransactionalPublisher
                 if (error != null) {
                     failure.compareAndSet(null, new Failure(error, fileName, index, size, r.topic()));
                 } else {
-                    acknowledged++;
+                    acknowledged(last);
                 }
             });
         }
