@@ -128,6 +128,8 @@ public final class Worker implements Runnable {
     }, this::tookKafka);
     private volatile String kafkaProblem = "not connected yet";
     private volatile String commitTrouble;
+    /** Started with the worker's run; null before. */
+    private volatile MissingTopics missingTopics;
     private volatile String fatal;
     /** When Kafka last answered this worker's session, or was last asked while idle, as System.nanoTime. */
     private long lastAnswer;
@@ -196,6 +198,14 @@ public final class Worker implements Runnable {
      * to say so, a read of the checkpoints topic.ready.timeout.ms).
      */
     private String kafkaTrouble() {
+        String trouble = waitingTrouble();
+        MissingTopics topicCheck = missingTopics;
+        List<String> gone = trouble == null || topicCheck == null ? List.of() : topicCheck.missing();
+        return gone.isEmpty() ? trouble : trouble + " (" + MissingTopics.describe(gone) + ", though Kafka answers)";
+    }
+
+    /** As {@link #kafkaTrouble}, without what the topic check found. */
+    private String waitingTrouble() {
         String trouble = commitTrouble != null ? commitTrouble : idleTrouble;
         if (trouble != null) {
             return trouble;
@@ -307,6 +317,7 @@ public final class Worker implements Runnable {
             RecordModel records = model.get();
             recordElements = records.elements();
             ingestion = new TransactionalIngestion(config, records, workerId);
+            missingTopics = new MissingTopics(config, topics.all(), () -> waitingTrouble() != null).start();
             if (sharing) {
                 shared = new SharedWork(config, records, ingestion, inbox, workerId, metrics, this::stopping,
                         this::commitTrouble, retention, kafkaWait);
@@ -424,6 +435,9 @@ public final class Worker implements Runnable {
                 closeSession();
                 if (shared != null) {
                     shared.close();
+                }
+                if (missingTopics != null) {
+                    missingTopics.close();
                 }
             } finally {
                 // Even when closing failed: a stop waiting for this would otherwise wait out its whole timeout.

@@ -166,6 +166,37 @@ class WorkerIT {
     }
 
     /**
+     * The record topic deleted under a running worker: its producer waits for the topic for ever, and the worker said
+     * only that Kafka had not acknowledged anything, though the broker answered. Health and the log now name the topic;
+     * created again, it takes the file's records.
+     */
+    @Test
+    void aRecordTopicDeletedUnderTheWorkerIsNamedRatherThanTakenForKafkaBeingDown() throws Exception {
+        WorkerHarness h = new WorkerHarness(TestBroker.bootstrapServers(), inbox);
+        Logger checkLogger = (Logger) LoggerFactory.getLogger(MissingTopics.class);
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        checkLogger.addAppender(lines);
+        String said = "topic " + h.topic + " does not exist, though Kafka answers";
+        try (WorkerHarness.Running w = h.start();
+             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestBroker.bootstrapServers()))) {
+            await("ready", WAIT, () -> w.worker().health().ready());
+            admin.deleteTopics(List.of(h.topic)).all().get(30, java.util.concurrent.TimeUnit.SECONDS);
+            h.drop(persons, "orphan.xml");
+            await("health naming the missing topic", WAIT,
+                    () -> String.valueOf(w.worker().health().checks().get("kafka")).contains(said));
+            assertThat(w.worker().health().ready()).isFalse();
+            assertThat(logged(lines)).anySatisfy(e -> assertThat(e.getFormattedMessage()).startsWith(said));
+            admin.createTopics(List.of(new NewTopic(h.topic, java.util.Optional.empty(), java.util.Optional.empty())))
+                    .all().get(30, java.util.concurrent.TimeUnit.SECONDS);
+            await("orphan.xml in done/", WAIT, () -> Files.exists(h.done("orphan.xml")));
+        } finally {
+            checkLogger.detachAppender(lines);
+        }
+        assertThat(h.records()).hasSize((int) (3000 - invalidCount(3000)));
+    }
+
+    /**
      * A finished file that cannot be moved to done/ is tried again every second; its "moving it" line was logged at
      * each try, one a second for as long as the folder stayed unwritable, where the inbox's warning comes once.
      */
