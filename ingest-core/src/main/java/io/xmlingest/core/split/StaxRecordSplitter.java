@@ -822,6 +822,20 @@ public final class StaxRecordSplitter implements RecordSplitter {
                     at.withPosition(position.line(), position.column(), position.byteOffset()),
                     f.settingKey().orElse(null), e);
         }
+        // (Not for a file that ends in the tag: cut short there, it holds no such record.)
+        if (!inRecord && !f.reason().contains("after record index") && !(e instanceof WstxEOFException)) {
+            QName open = UnfinishedStartTag.top(cursor);
+            // No record is open between records, so a record element on top of the parser's stack is one whose start
+            // tag it was reading: the fault is that record's, not the file's between records. (Its namespace is not
+            // resolved yet when the tag itself declares it: then its local name decides.)
+            if (open != null && (recordElements.indexOf(open.getNamespaceURI(), open.getLocalPart()) >= 0
+                    || open.getNamespaceURI().isEmpty() && recordElements.hasLocalName(open.getLocalPart()))) {
+                long next = index + 1;
+                return new FileFailedException(f.reason() + " (in the start tag of record index " + next + ", <"
+                        + open.getLocalPart() + ">)", f.location().orElse(ErrorLocation.ofFile(fileName))
+                        .withRecordIndex(next), f.settingKey().orElse(null), e);
+            }
+        }
         if (inRecord || index < 0 || f.reason().contains("after record index")) {
             return f;
         }

@@ -344,21 +344,34 @@ class StaxRecordSplitterTest {
     }
 
     /**
-     * A fault between records is found before the splitter knows whether a record starts there (a fault in a record's
-     * start tag) or not (junk after the root): it names the record it came after, and the line and column. It was
-     * counted to the next record, one the file may not have: junk after the last record named a record past the end.
+     * A fault between records names the record it came after, and the line and column; it was counted to the next
+     * record, one the file may not have: junk after the last record named a record past the end. A fault in a record's
+     * own start tag (a bare &amp; in an attribute, an attribute twice) is that record's: it was reported as between
+     * records, without the record's index.
      */
     @Test
-    void aFaultBetweenRecordsNamesTheRecordBeforeIt() {
-        String xml = "<root xmlns='urn:test'>\n<item>a</item>\n<item id='1' id='2'>b</item>\n</root>";
-        try (var s = splitter(xml, ITEM)) {
+    void aFaultBetweenRecordsNamesTheRecordBeforeItAndOneInARecordsStartTagThatRecord() {
+        for (String tag : List.of("<item id='1' id='2'>", "<item name='A & B'>", "<t:item xmlns:t='urn:test' x>",
+                "<item xmlns='urn:test' x>")) {
+            String xml = "<root xmlns='urn:test'>\n<item>a</item>\n" + tag + "b</item>\n</root>";
+            try (var s = splitter(xml, ITEM)) {
+                assertThat(s.next()).isTrue();
+                assertThatThrownBy(s::next).as(tag).isInstanceOfSatisfying(FileFailedException.class, e -> {
+                    assertThat(e.getMessage()).contains("(in the start tag of record index 1, <item>)")
+                            .doesNotContain("between records");
+                    assertThat(e.location()).get().satisfies(l -> {
+                        assertThat(l.recordIndex()).isEqualTo(1);
+                        assertThat(l.line()).isEqualTo(3);
+                    });
+                });
+            }
+        }
+        // An element that is no record, its start tag broken between records: between records, as before.
+        try (var s = splitter("<root xmlns='urn:test'>\n<item>a</item>\n<other a='1' a='2'/>\n</root>", ITEM)) {
             assertThat(s.next()).isTrue();
             assertThatThrownBy(s::next).isInstanceOfSatisfying(FileFailedException.class, e -> {
                 assertThat(e.getMessage()).contains("(between records, after record index 0)");
-                assertThat(e.location()).get().satisfies(l -> {
-                    assertThat(l.recordIndex()).isEqualTo(-1);
-                    assertThat(l.line()).isEqualTo(3);
-                });
+                assertThat(e.location()).get().satisfies(l -> assertThat(l.recordIndex()).isEqualTo(-1));
             });
         }
         try (var s = splitter("<root xmlns='urn:test'><item>a</item><item>b</item></root>junk", ITEM)) {
