@@ -826,10 +826,8 @@ public final class StaxRecordSplitter implements RecordSplitter {
         if (!inRecord && !f.reason().contains("after record index") && !(e instanceof WstxEOFException)) {
             QName open = UnfinishedStartTag.top(cursor);
             // No record is open between records, so a record element on top of the parser's stack is one whose start
-            // tag it was reading: the fault is that record's, not the file's between records. (Its namespace is not
-            // resolved yet when the tag itself declares it: then its local name decides.)
-            if (open != null && (recordElements.indexOf(open.getNamespaceURI(), open.getLocalPart()) >= 0
-                    || open.getNamespaceURI().isEmpty() && recordElements.hasLocalName(open.getLocalPart()))) {
+            // tag it was reading: the fault is that record's, not the file's between records.
+            if (open != null && recordElements.indexOf(open.getNamespaceURI(), open.getLocalPart()) >= 0) {
                 long next = index + 1;
                 return new FileFailedException(f.reason() + " (in the start tag of record index " + next + ", <"
                         + open.getLocalPart() + ">)", f.location().orElse(ErrorLocation.ofFile(fileName))

@@ -18,8 +18,11 @@ final class UnfinishedStartTag {
     }
 
     /**
-     * The top of the reader's element stack, its namespace "" when it is not resolved yet (the element's own
-     * declarations come with its attributes); null when it cannot be read.
+     * The top of the reader's element stack, its prefix resolved in the scope around it; null when it cannot be read,
+     * or its prefix is bound nowhere around it. The element's own namespace is resolved only after its attributes,
+     * its declarations among them, and the stack reuses its entries without clearing it: read before, it is another
+     * element's. So a tag that binds its own prefix (or default namespace) to something else than the scope around it
+     * is read as the scope has it.
      */
     static QName top(XMLStreamReader reader) {
         if (STACK == null || !(reader instanceof com.ctc.wstx.sr.BasicStreamReader)) {
@@ -30,8 +33,9 @@ final class UnfinishedStartTag {
             if (stack == null || stack.getDepth() == 0 || stack.getLocalName() == null) {
                 return null;
             }
-            String ns = stack.getNsURI();
-            return new QName(ns == null ? "" : ns, stack.getLocalName());
+            String prefix = stack.getPrefix();
+            String ns = stack.getNamespaceURI(prefix == null ? "" : prefix);
+            return ns == null ? null : new QName(ns, stack.getLocalName());
         } catch (IllegalAccessException | RuntimeException e) {
             return null;
         }
