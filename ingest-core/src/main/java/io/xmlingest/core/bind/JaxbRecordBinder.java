@@ -224,11 +224,13 @@ public final class JaxbRecordBinder<T> implements RecordBinder<T> {
     private static String attributeQuoted(XMLStreamReader reader, ValidationEvent event) {
         // The validator's refusal of an attribute's value comes at the start tag too, worded alike ("cvc-datatype-valid
         // .1.2.1: 'yes' is not a valid value for 'boolean'."), before JAXB converts it.
+        String message = String.valueOf(event.getMessage());
+        boolean validatorOnValue = event.getLinkedException() instanceof SAXParseException
+                && (message.contains("is not a valid value") || message.contains("is not facet-valid"));
         if (reader == null || reader.getEventType() != javax.xml.stream.XMLStreamConstants.START_ELEMENT
-                || !(isValueRefusal(event.getLinkedException()) || event.getLinkedException() instanceof SAXParseException)) {
+                || !(isValueRefusal(event.getLinkedException()) || validatorOnValue)) {
             return null;
         }
-        String message = String.valueOf(event.getMessage());
         int open = message.indexOf('\'');
         int close = message.indexOf("' is not", open + 1);
         if (open < 0 || close < 0) {

@@ -95,7 +95,7 @@ public final class TransactionalIngestion {
         if (size < MIN_REQUEST_SIZE) {
             throw new ConfigException(IngestSettings.MAX_REQUEST_SIZE.key(), IngestSettings.MAX_REQUEST_SIZE.key()
                     + " is " + size + " bytes, and the worker needs at least " + MIN_REQUEST_SIZE + " (64KiB): its dead "
-                    + "letters, status events and checkpoints name the file and the reason, and must always fit (records "
+                    + "letters, status events and checkpoints name the file and the reason, and must fit (records "
                     + "larger than the limit are still dead letters)");
         }
     }

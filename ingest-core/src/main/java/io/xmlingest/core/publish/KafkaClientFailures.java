@@ -35,6 +35,7 @@ public final class KafkaClientFailures {
                 why.append(why.length() == 0 ? "" : " ").append('(').append(t.getClass().getSimpleName()).append(')');
             }
         }
-        return why.length() == 0 ? String.valueOf(e.getMessage()) : why.toString();
+        // Nothing said at all (a wrapper alone, a WakeupException): its kind and words, whatever they are.
+        return why.length() == 0 ? String.valueOf(e) : why.toString();
     }
 }

@@ -25,6 +25,8 @@ class KafkaClientFailuresTest {
         assertThat(KafkaClientFailures.failedToConstruct(away)).isFalse();
         assertThat(KafkaClientFailures.reasons(away)).isEqualTo("Timed out waiting for a node: refused");
         assertThat(KafkaClientFailures.reasons(new KafkaException("Failed to construct kafka consumer")))
-                .isEqualTo("Failed to construct kafka consumer");
+                .isEqualTo("org.apache.kafka.common.KafkaException: Failed to construct kafka consumer");
+        assertThat(KafkaClientFailures.reasons(new org.apache.kafka.common.errors.WakeupException()))
+                .isEqualTo("org.apache.kafka.common.errors.WakeupException");
     }
 }
