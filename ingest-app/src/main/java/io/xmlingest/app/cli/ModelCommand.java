@@ -57,7 +57,7 @@ final class ModelCommand implements Runnable {
             for (XjcModelCompiler.AbstractElement a : result.abstracts()) {
                 // Several substitutes are one pass's several record types (fan-out): lists line up entry by entry.
                 System.out.println("  (" + a.element() + " is abstract, so never in a file: " + (a.substitutes().isEmpty()
-                        ? "no element of the schema stands for it)"
+                        ? "no element of the schema that binds to a class stands for it)"
                         : "records of it are its substitutes, record.element=" + a.substitutes().stream()
                         .map(c -> c.element().toString()).collect(java.util.stream.Collectors.joining(","))
                         + "  record.class=" + a.substitutes().stream().map(XjcModelCompiler.Candidate::className)

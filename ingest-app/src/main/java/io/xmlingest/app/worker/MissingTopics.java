@@ -21,11 +21,12 @@ import org.slf4j.LoggerFactory;
  * Which of the worker's topics are gone, looked up while Kafka keeps the worker waiting. A topic deleted while the
  * worker runs makes its producer wait for the topic for ever, which looked like Kafka being down (health said so, and
  * the log said nothing): the broker answers, and only the topic is missing. Looked up on a thread of its own, so
- * neither the worker nor a health check waits for it, every {@link #EVERY_MILLIS} at most.
+ * neither the worker nor a health check waits for it, every {@link #EVERY_NANOS} at most, with one admin client
+ * kept for the purpose (made at the first look).
  */
 final class MissingTopics implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MissingTopics.class);
-    private static final long EVERY_MILLIS = 30_000;
+    private static final long EVERY_NANOS = TimeUnit.SECONDS.toNanos(30);
     private static final long GLANCE_MILLIS = 5_000;
 
     private final Properties admin;
@@ -34,6 +35,8 @@ final class MissingTopics implements AutoCloseable {
     private final Thread thread;
     private volatile boolean closed;
     private volatile List<String> missing = List.of();
+    /** Made at the first look, on the check's thread, and closed there. */
+    private Admin client;
 
     /** @param waiting whether Kafka keeps the worker waiting now: only then are the topics looked up */
     MissingTopics(IngestConfig config, List<String> topics, BooleanSupplier waiting) {
@@ -41,6 +44,8 @@ final class MissingTopics implements AutoCloseable {
         // A look that cannot reach Kafka says nothing, and must not outlast the wait it explains by much.
         this.admin.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
         this.admin.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        // Kept through an outage, it must not add a connection warning a second to the producer's.
+        this.admin.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 30_000);
         this.topics = List.copyOf(topics);
         this.waiting = waiting;
         this.thread = new Thread(this::run, "xmlingest-topic-check");
@@ -59,27 +64,36 @@ final class MissingTopics implements AutoCloseable {
 
     private void run() {
         long lookedAt = 0;
-        while (!closed) {
-            try {
-                Thread.sleep(GLANCE_MILLIS);
-            } catch (InterruptedException e) {
-                return;
-            }
-            if (!waiting.getAsBoolean()) {
-                if (!missing.isEmpty()) {
-                    missing = List.of();
+        boolean looked = false;
+        try {
+            while (!closed) {
+                try {
+                    Thread.sleep(GLANCE_MILLIS);
+                } catch (InterruptedException e) {
+                    return;
                 }
-                lookedAt = 0;
-            } else if (lookedAt == 0 || System.currentTimeMillis() - lookedAt >= EVERY_MILLIS) {
-                lookedAt = System.currentTimeMillis();
-                look();
+                if (!waiting.getAsBoolean()) {
+                    missing = List.of();
+                    looked = false;
+                } else if (!looked || System.nanoTime() - lookedAt >= EVERY_NANOS) {
+                    lookedAt = System.nanoTime();
+                    looked = true;
+                    look();
+                }
+            }
+        } finally {
+            if (client != null) {
+                client.close(java.time.Duration.ofSeconds(5));
             }
         }
     }
 
     private void look() {
-        try (Admin a = Admin.create(admin)) {
-            Map<String, KafkaFuture<TopicDescription>> described = a.describeTopics(topics).topicNameValues();
+        try {
+            if (client == null) {
+                client = Admin.create(admin);
+            }
+            Map<String, KafkaFuture<TopicDescription>> described = client.describeTopics(topics).topicNameValues();
             List<String> gone = new ArrayList<>();
             for (String topic : topics) {
                 try {
@@ -93,14 +107,15 @@ final class MissingTopics implements AutoCloseable {
             }
             if (!gone.isEmpty() && !gone.equals(missing)) {
                 LOG.warn("{}, though Kafka answers: deleted while the worker ran? The worker waits for {} (it creates "
-                        + "missing topics only as it starts); records committed to a deleted topic went with it",
-                        describe(gone), gone.size() == 1 ? "it" : "them");
+                        + "missing topics as it connects, and it is connected); records committed to a deleted topic "
+                        + "went with it", describe(gone), gone.size() == 1 ? "it" : "them");
             }
             missing = List.copyOf(gone);
         } catch (java.util.concurrent.TimeoutException | RuntimeException e) {
             // unknown: the wait's own reason stands
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            closed = true;
         }
     }
 

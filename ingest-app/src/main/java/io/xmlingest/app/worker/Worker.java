@@ -432,12 +432,12 @@ public final class Worker implements Runnable {
                 if (firstSession != null) {
                     firstSession.thenAccept(KafkaSession::close);
                 }
+                if (missingTopics != null) {
+                    missingTopics.close(); // first: closing the session may fail
+                }
                 closeSession();
                 if (shared != null) {
                     shared.close();
-                }
-                if (missingTopics != null) {
-                    missingTopics.close();
                 }
             } finally {
                 // Even when closing failed: a stop waiting for this would otherwise wait out its whole timeout.
