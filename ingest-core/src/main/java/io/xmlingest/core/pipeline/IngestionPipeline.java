@@ -206,7 +206,8 @@ public final class IngestionPipeline {
             listener.rejected(e);
             if (rejected > maxRejected) {
                 throw new FileFailedException("too many rejected records: " + rejected + " exceed the limit of "
-                        + maxRejected + "; the last: " + e.reason(), where, IngestSettings.RECORD_MAX_REJECTED.key(), e);
+                        + maxRejected + "; the last: " + e.reason(), FileFailedException.atFaultOf(e, where),
+                        IngestSettings.RECORD_MAX_REJECTED.key(), e);
             }
         }
 

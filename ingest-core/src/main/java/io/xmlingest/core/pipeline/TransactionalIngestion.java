@@ -432,7 +432,8 @@ public final class TransactionalIngestion {
                 if (last.deadLetters() + pendingDeadLetters > maxRejected) {
                     handled = pos.recordIndex() + 1;
                     throw new FileFailedException("too many rejected records: " + (last.deadLetters() + pendingDeadLetters)
-                            + " exceed the limit of " + maxRejected + "; the last: " + e.reason(), where,
+                            + " exceed the limit of " + maxRejected + "; the last: " + e.reason(),
+                            FileFailedException.atFaultOf(e, where),
                             IngestSettings.RECORD_MAX_REJECTED.key(), e);
                 }
             }

@@ -177,11 +177,20 @@ class IngestionPipelineTest {
         Path f = file("worse.xml", person(1) + person(2).replace("<salary>1.00", "<salary>x")
                 + person(3).replace("<salary>1.00", "<salary>y") + person(4));
         InMemoryPagePublisher publisher = new InMemoryPagePublisher();
+        List<RecordRejectedException> rejected = new ArrayList<>();
         assertThatThrownBy(() -> IngestionPipeline.create(config("file.max.rejected.records", "1"), publisher,
-                IngestListener.NONE).ingest(f))
-                .isInstanceOf(FileFailedException.class)
-                .hasMessageContaining("file.max.rejected.records")
-                .hasMessageContaining("record index 2");
+                new IngestListener() {
+                    @Override
+                    public void rejected(RecordRejectedException e) {
+                        rejected.add(e);
+                    }
+                }).ingest(f))
+                .isInstanceOfSatisfying(FileFailedException.class, e -> {
+                    assertThat(e.getMessage()).contains("file.max.rejected.records", "record index 2");
+                    // Where the last rejection said its fault was, not the record's start.
+                    assertThat(e.location()).isEqualTo(rejected.get(1).location());
+                    assertThat(e.location().orElseThrow().column()).isGreaterThan(1);
+                });
     }
 
     @Test

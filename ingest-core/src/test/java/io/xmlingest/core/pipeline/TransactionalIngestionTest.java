@@ -496,6 +496,8 @@ class TransactionalIngestionTest {
                 IngestListener.NONE, () -> false);
         assertThat(out.ending()).isEqualTo(FileOutcome.Ending.FAILED);
         assertThat(out.failure().getMessage()).contains("file.max.rejected.records", "record index 17");
+        // At the last dead letter's fault (its salary), as its rejection gave it, not at the record's start.
+        assertThat(out.failure().location().orElseThrow().column()).isGreaterThan(1);
         assertThat(publisher.envelopes("t.dlq")).hasSize(3);
         assertThat(publisher.records()).extracting(OutgoingRecord::index).allMatch(i -> i < 17);
     }
