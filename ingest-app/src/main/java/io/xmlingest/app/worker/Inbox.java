@@ -707,7 +707,17 @@ final class Inbox {
             // Two workers of a group may move the same ended file at once: their reports must not mix.
             Path tmp = folder.resolve(fit(name, again + ".report.json." + UUID.randomUUID() + ".tmp"));
             Files.writeString(tmp, reportJson, StandardCharsets.UTF_8);
-            Files.move(tmp, report, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            try {
+                Files.move(tmp, report, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException e) {
+                // Tried again every second while it fails: each try's copy was left behind.
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException left) {
+                    e.addSuppressed(left);
+                }
+                throw e;
+            }
             // Before the move: a crash between the two leaves a file that inflates again, not a copy of nothing.
             CompressedInput.deleteCopies(claimed);
             // Before the move, and after the file's end was committed: a copy waiting for this content then finds it

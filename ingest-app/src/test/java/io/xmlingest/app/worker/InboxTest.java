@@ -395,6 +395,25 @@ class InboxTest {
     }
 
     /**
+     * A report that cannot take its place in done/ (a folder of its name in the way): the move fails, is tried again
+     * every second, and each try left its temporary copy of the report behind.
+     */
+    @Test
+    void aReportThatCannotTakeItsPlaceLeavesNoTemporaryCopyBehind() throws IOException {
+        Inbox inbox = inbox();
+        Path a = claimed(inbox, "a.xml");
+        Path inTheWay = Files.createDirectories(dir.resolve("done").resolve("a.xml.report.json").resolve("x"));
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(() -> inbox.toDone(a, SHA, "{}")).isInstanceOf(InboxUnavailableException.class);
+        }
+        assertThat(names(dir.resolve("done"))).containsExactly("a.xml.report.json");
+        Files.delete(inTheWay);
+        Files.delete(inTheWay.getParent());
+        inbox.toDone(a, SHA, "{}");
+        assertThat(names(dir.resolve("done"))).containsExactlyInAnyOrder("a.xml", "a.xml.report.json");
+    }
+
+    /**
      * A name a few bytes short of the file system's 255: the report, the sidecar, a second file of
      * that name and the name in sharded/ would each be longer, and could not be made, which stopped
      * the worker on every start with the file left in processing/.
