@@ -829,8 +829,9 @@ public final class StaxRecordSplitter implements RecordSplitter {
             // tag it was reading: the fault is that record's, not the file's between records.
             if (open != null && recordElements.indexOf(open.getNamespaceURI(), open.getLocalPart()) >= 0) {
                 long next = index + 1;
-                return new FileFailedException(f.reason() + " (in the start tag of record index " + next + ", <"
-                        + open.getLocalPart() + ">)", f.location().orElse(ErrorLocation.ofFile(fileName))
+                String tag = open.getPrefix().isEmpty() ? open.getLocalPart() : open.getPrefix() + ":" + open.getLocalPart();
+                return new FileFailedException(f.reason() + " (in the start tag of record index " + next + ", <" + tag
+                        + ">)", f.location().orElse(ErrorLocation.ofFile(fileName))
                         .withRecordIndex(next), f.settingKey().orElse(null), e);
             }
         }

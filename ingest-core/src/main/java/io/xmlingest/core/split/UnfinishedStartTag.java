@@ -35,7 +35,7 @@ final class UnfinishedStartTag {
             }
             String prefix = stack.getPrefix();
             String ns = stack.getNamespaceURI(prefix == null ? "" : prefix);
-            return ns == null ? null : new QName(ns, stack.getLocalName());
+            return ns == null ? null : new QName(ns, stack.getLocalName(), prefix == null ? "" : prefix);
         } catch (IllegalAccessException | RuntimeException e) {
             return null;
         }
