@@ -35,24 +35,24 @@ public final class FileIdentity {
     }
 
     /**
-     * {@link #ofContent(Path, String, long, BooleanSupplier)} of a plain file's first {@code plainBytes} bytes, the size
-     * it had when the caller looked: a file still being written grows meanwhile, and what it is read as must be what
-     * it is identified by (see the splitter's end).
+     * {@link #ofContent(Path, String, long, BooleanSupplier)} of the file's first {@code takenBytes} bytes, the size it
+     * had when the caller looked: a file still being written grows meanwhile, and what it is read as must be what it
+     * is identified by (see the splitter's end); a gzip file is inflated from those bytes alone.
      */
     public static String ofContent(Path file, String name, long decompressedMaxBytes, BooleanSupplier stop,
-                                   long plainBytes) {
+                                   long takenBytes) {
         return CompressedInput.isCompressed(file, name)
-                ? CompressedInput.inflateBeside(file, name, decompressedMaxBytes, stop, newSha256())
-                : sha256(file, plainBytes);
+                ? CompressedInput.inflateBeside(file, name, decompressedMaxBytes, stop, newSha256(), takenBytes)
+                : sha256(file, takenBytes);
     }
 
     /**
      * Inflates a compressed file into {@code copy} and returns the identity of its content,
      * hashed as it inflates rather than read again afterwards.
      */
-    static String inflatedInto(Path gz, String name, Path copy, long decompressedMaxBytes) {
+    static String inflatedInto(Path gz, String name, Path copy, long decompressedMaxBytes, long takenBytes) {
         MessageDigest digest = newSha256();
-        CompressedInput.inflate(gz, name, copy, decompressedMaxBytes, () -> false, digest);
+        CompressedInput.inflate(gz, name, copy, decompressedMaxBytes, () -> false, digest, takenBytes);
         return HexFormat.of().formatHex(digest.digest());
     }
 

@@ -98,7 +98,7 @@ public final class IngestionPipeline {
             Path copy = temporaryCopy(file, name);
             try {
                 // Its identity is its content's, as the worker's is: the same XML plain or compressed is one file.
-                return ingest(copy, name, FileIdentity.inflatedInto(file, name, copy, decompressedMaxBytes), fileBytes, started,
+                return ingest(copy, name, FileIdentity.inflatedInto(file, name, copy, decompressedMaxBytes, fileBytes), fileBytes, started,
                         Long.MAX_VALUE);
             } finally {
                 try {

@@ -383,7 +383,8 @@ public final class TransactionalIngestion {
             }
             if (!Files.isRegularFile(copy)) {
                 long t0 = System.nanoTime();
-                long inflated = CompressedInput.inflate(job.path(), job.name(), copy, decompressedMaxBytes, stop);
+                long inflated = CompressedInput.inflate(job.path(), job.name(), copy, decompressedMaxBytes, stop, null,
+                        job.bytes() >= 0 ? job.bytes() : Long.MAX_VALUE);
                 inflateNanos = System.nanoTime() - t0;
                 if (inflated < 0) {
                     return null;

@@ -191,8 +191,18 @@ public final class CompressedInput {
     /** As above, each inflated byte also given to {@code digest} (may be null). */
     public static long inflate(Path gz, String name, Path copy, long maxBytes, BooleanSupplier stop,
                                MessageDigest digest) {
+        return inflate(gz, name, copy, maxBytes, stop, digest, Long.MAX_VALUE);
+    }
+
+    /**
+     * As above, reading no more than the first {@code end} bytes of {@code gz}: the size it had when it was taken. A
+     * gzip file still being written grows meanwhile, and what is read must be what was taken (cut there, it breaks
+     * off inside its stream, and fails). A zip archive is read as it is: its directory is at its end.
+     */
+    public static long inflate(Path gz, String name, Path copy, long maxBytes, BooleanSupplier stop,
+                               MessageDigest digest, long end) {
         Path part = copy.resolveSibling(copy.getFileName() + PART);
-        long written = inflateInto(gz, name, part, maxBytes, stop, digest);
+        long written = inflateInto(gz, name, part, maxBytes, stop, digest, end);
         if (written >= 0) {
             rename(part, copy, name);
         }
@@ -208,8 +218,14 @@ public final class CompressedInput {
      * @return the inflated content's hash, in hex, or null when stopped (no copy is left then)
      */
     public static String inflateBeside(Path gz, String name, long maxBytes, BooleanSupplier stop, MessageDigest sha256) {
+        return inflateBeside(gz, name, maxBytes, stop, sha256, Long.MAX_VALUE);
+    }
+
+    /** As above, reading no more than the first {@code end} bytes of a gzip file (see {@link #inflate}). */
+    public static String inflateBeside(Path gz, String name, long maxBytes, BooleanSupplier stop, MessageDigest sha256,
+                                       long end) {
         Path part = gz.resolveSibling(copyPrefix(gz) + "identifying" + COPY + PART);
-        if (inflateInto(gz, name, part, maxBytes, stop, sha256) < 0) {
+        if (inflateInto(gz, name, part, maxBytes, stop, sha256, end) < 0) {
             return null;
         }
         String fileId = HexFormat.of().formatHex(sha256.digest());
@@ -228,16 +244,17 @@ public final class CompressedInput {
 
     /** Inflates into {@code part}, left whole and on disk; -1 when stopped, the part deleted. */
     private static long inflateInto(Path gz, String name, Path part, long maxBytes, BooleanSupplier stop,
-                                    MessageDigest digest) {
+                                    MessageDigest digest, long end) {
         long t0 = System.nanoTime();
-        long size = size(gz, name);
+        long size = Math.min(size(gz, name), end);
         Format format = format(gz, name).orElseThrow(() -> new FileFailedException(
                 "it is neither gzip-compressed nor a zip archive any more", ErrorLocation.ofFile(name), null, null));
         LOG.info("inflating {} ({} bytes) to a plain copy", name, size);
         CompressedStream in = null;
         long written = 0;
         try (FileChannel out = output(part, name)) {
-            in = format == Format.GZIP ? new GzipStream(Files.newInputStream(gz), size) : new ZipStream(gz);
+            in = format == Format.GZIP ? new GzipStream(java.nio.channels.Channels.newInputStream(
+                    BoundedChannel.of(FileChannel.open(gz, StandardOpenOption.READ), size)), size) : new ZipStream(gz);
             if (in.declaredSize() > maxBytes) {
                 throw new FileFailedException("the " + format.noun + " says it inflates to " + in.declaredSize()
                         + " bytes, more than " + maxBytes, ErrorLocation.ofFile(name),

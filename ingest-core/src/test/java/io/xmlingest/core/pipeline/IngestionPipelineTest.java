@@ -79,6 +79,31 @@ class IngestionPipelineTest {
         assertThat(publisher.pages()).extracting(Page::fileId).containsOnly(FileIdentity.sha256(f, taken));
     }
 
+    /**
+     * A gzip file still being written when it was taken: it was inflated to whatever end it had by then, and records
+     * past the size it was taken at were published. Read to that size, its stream breaks off there, and it fails.
+     */
+    @Test
+    void aGzipFileIsReadOnlyAsFarAsItWasLongWhenTaken() throws Exception {
+        StringBuilder records = new StringBuilder();
+        for (long i = 1; i <= 10; i++) {
+            records.append(person(i));
+        }
+        Path plain = file("plain.xml", records.toString());
+        java.io.ByteArrayOutputStream compressed = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream gz = new java.util.zip.GZIPOutputStream(compressed)) {
+            gz.write(Files.readAllBytes(plain));
+        }
+        Path gz = Files.write(dir.resolve("growing-" + java.util.UUID.randomUUID() + ".xml.gz"), compressed.toByteArray());
+        InMemoryPagePublisher publisher = new InMemoryPagePublisher();
+        IngestionPipeline pipeline = IngestionPipeline.create(config(), publisher, IngestListener.NONE);
+
+        assertThatThrownBy(() -> pipeline.ingest(gz, Files.size(gz) - 8)).isInstanceOf(FileFailedException.class)
+                .hasMessageContaining("not a whole gzip file");
+        assertThat(published(publisher)).isEmpty();
+        assertThat(pipeline.ingest(gz, Files.size(gz)).records()).isEqualTo(10);
+    }
+
     @Test
     void aGzipFileOrZipArchiveIsIngestedAsItsPlainContentAndItsTemporaryCopyDeleted() throws Exception {
         StringBuilder records = new StringBuilder();
