@@ -79,22 +79,30 @@ class IngestionPipelineTest {
         assertThat(publisher.pages()).extracting(Page::fileId).containsOnly(FileIdentity.sha256(f, taken));
     }
 
+    private Path tenPersons() throws Exception {
+        StringBuilder records = new StringBuilder();
+        for (long i = 1; i <= 10; i++) {
+            records.append(person(i));
+        }
+        return file("plain.xml", records.toString());
+    }
+
+    private static byte[] gzipped(Path file) throws Exception {
+        java.io.ByteArrayOutputStream compressed = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream gz = new java.util.zip.GZIPOutputStream(compressed)) {
+            gz.write(Files.readAllBytes(file));
+        }
+        return compressed.toByteArray();
+    }
+
     /**
      * A gzip file still being written when it was taken: it was inflated to whatever end it had by then, and records
      * past the size it was taken at were published. Read to that size, its stream breaks off there, and it fails.
      */
     @Test
     void aGzipFileIsReadOnlyAsFarAsItWasLongWhenTaken() throws Exception {
-        StringBuilder records = new StringBuilder();
-        for (long i = 1; i <= 10; i++) {
-            records.append(person(i));
-        }
-        Path plain = file("plain.xml", records.toString());
-        java.io.ByteArrayOutputStream compressed = new java.io.ByteArrayOutputStream();
-        try (java.util.zip.GZIPOutputStream gz = new java.util.zip.GZIPOutputStream(compressed)) {
-            gz.write(Files.readAllBytes(plain));
-        }
-        Path gz = Files.write(dir.resolve("growing-" + java.util.UUID.randomUUID() + ".xml.gz"), compressed.toByteArray());
+        Path gz = Files.write(dir.resolve("growing-" + java.util.UUID.randomUUID() + ".xml.gz"),
+                gzipped(tenPersons()));
         InMemoryPagePublisher publisher = new InMemoryPagePublisher();
         IngestionPipeline pipeline = IngestionPipeline.create(config(), publisher, IngestListener.NONE);
 
@@ -106,17 +114,9 @@ class IngestionPipelineTest {
 
     @Test
     void aGzipFileOrZipArchiveIsIngestedAsItsPlainContentAndItsTemporaryCopyDeleted() throws Exception {
-        StringBuilder records = new StringBuilder();
-        for (long i = 1; i <= 10; i++) {
-            records.append(person(i));
-        }
-        Path plain = file("plain.xml", records.toString());
-        java.io.ByteArrayOutputStream compressed = new java.io.ByteArrayOutputStream();
-        try (java.util.zip.GZIPOutputStream gz = new java.util.zip.GZIPOutputStream(compressed)) {
-            gz.write(Files.readAllBytes(plain));
-        }
+        Path plain = tenPersons();
         String unique = "gz-" + java.util.UUID.randomUUID() + ".xml.gz";
-        Path gz = Files.write(dir.resolve(unique), compressed.toByteArray());
+        Path gz = Files.write(dir.resolve(unique), gzipped(plain));
         InMemoryPagePublisher fromPlain = new InMemoryPagePublisher();
         InMemoryPagePublisher fromGzip = new InMemoryPagePublisher();
 
