@@ -564,6 +564,11 @@ class XjcModelCompilerTest {
         }
     }
 
+    /** The record elements model compile offers, as local name=class. */
+    private static List<String> offered(XjcModelCompiler.Result result) {
+        return result.candidates().stream().map(c -> c.element().getLocalPart() + "=" + c.className()).toList();
+    }
+
     /** A global element of a simple type binds to int or String, which no record.class can name: not offered as one. */
     @Test
     void onlyElementsThatBindToAClassOfTheModelAreOfferedAsRecords() throws Exception {
@@ -572,8 +577,7 @@ class XjcModelCompilerTest {
                 + "  <xs:element name='v'><xs:complexType><xs:sequence><xs:element ref='t:note'/></xs:sequence>"
                 + "</xs:complexType></xs:element>\n</xs:schema>\n");
         XjcModelCompiler.Result result = XjcModelCompiler.compile(List.of(xsd), "com.example.offered", dir.resolve("o.jar"));
-        assertThat(result.candidates()).extracting(c -> c.element().getLocalPart() + "=" + c.className())
-                .containsExactly("v=com.example.offered.V");
+        assertThat(offered(result)).containsExactly("v=com.example.offered.V");
     }
 
     /**
@@ -594,8 +598,7 @@ class XjcModelCompilerTest {
                 + "<xs:extension base='t:Item'/></xs:complexContent></xs:complexType></xs:element>\n"
                 + "  <xs:element name='lonely' type='t:Item' abstract='true'/>\n</xs:schema>\n");
         XjcModelCompiler.Result result = XjcModelCompiler.compile(List.of(xsd), "com.example.abs", dir.resolve("a.jar"));
-        assertThat(result.candidates()).extracting(c -> c.element().getLocalPart() + "=" + c.className())
-                .containsExactly("book=com.example.abs.Book", "disc=com.example.abs.Disc");
+        assertThat(offered(result)).containsExactly("book=com.example.abs.Book", "disc=com.example.abs.Disc");
         assertThat(result.abstracts()).extracting(a -> a.element().getLocalPart() + ":" + a.substitutes().stream()
                 .map(c -> c.element().getLocalPart()).toList()).containsExactly("item:[book, disc]", "lonely:[]");
     }

@@ -123,11 +123,12 @@ public final class KafkaSession implements AutoCloseable {
         // A client that could not even be made (a key store that does not open, say) is its settings' trouble, not the
         // brokers' address: said with the reasons below Kafka's wrappers, which named none of it.
         String said = KafkaClientFailures.reasons(e);
+        boolean notMade = KafkaClientFailures.failedToConstruct(e);
         // (A bootstrap host that does not resolve stops a client being made too: that one is the address's.)
-        boolean notMade = KafkaClientFailures.failedToConstruct(e) && !said.contains("bootstrap");
+        boolean settings = notMade && !said.contains("bootstrap");
         return new RetriableIngestException("cannot open the Kafka session: "
-                + (KafkaClientFailures.failedToConstruct(e) ? "Kafka's client could not be made: " : "") + said, null,
-                notMade ? IngestSettings.KAFKA_CLIENT.key() + "*" : IngestSettings.BOOTSTRAP_SERVERS.key(), e);
+                + (notMade ? "Kafka's client could not be made: " : "") + said, null,
+                settings ? IngestSettings.KAFKA_CLIENT.key() + "*" : IngestSettings.BOOTSTRAP_SERVERS.key(), e);
     }
 
     /**
